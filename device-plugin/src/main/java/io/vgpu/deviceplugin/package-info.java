@@ -1,0 +1,2 @@
+/** Node agent: kubelet device plugin, node registration and vGPU monitor. Filled by the node-side issue. */
+package io.vgpu.deviceplugin;

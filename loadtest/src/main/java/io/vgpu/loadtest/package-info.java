@@ -1,0 +1,2 @@
+/** Gatling simulations and the benchmark driver. Filled by the load-test issue. */
+package io.vgpu.loadtest;

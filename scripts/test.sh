@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The project's one test command (README): installs what the tests need beyond Maven when it is
+# missing, then runs the whole build with its tests (`./mvnw -B verify`), printing each phase's time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+phase_start=$(date +%s)
+phase() { # name: prints the time the previous phase took, then starts the next
+  local now; now=$(date +%s)
+  if [ -n "${current_phase:-}" ]; then
+    printf '[test.sh] %-28s %4ds\n' "$current_phase" "$((now - phase_start))"
+  fi
+  current_phase="$1"; phase_start=$now
+}
+total_start=$(date +%s)
+
+phase "tools"
+for tool in java gcc; do
+  command -v "$tool" >/dev/null || { echo "[test.sh] $tool is required but not installed" >&2; exit 1; }
+done
+
+phase "maven verify"
+./mvnw -B -ntp verify "$@"
+
+phase "done"
+printf '[test.sh] %-28s %4ds\n' "total" "$(( $(date +%s) - total_start ))"
