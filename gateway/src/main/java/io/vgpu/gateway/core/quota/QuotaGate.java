@@ -1,0 +1,26 @@
+package io.vgpu.gateway.core.quota;
+
+import io.vgpu.state.model.ContainerDevice;
+
+import java.util.List;
+
+/**
+ * Fit's quota check (spec §9.4 step 10): would a pod whose allocation so far is {@code containers}
+ * (init containers first, the candidate already appended to the current container) still fit its
+ * namespace's quota? Implementations collapse the allocation (spec §8.2) and apply
+ * {@link io.vgpu.state.model.QuotaRule}. Must be thread-safe and must not block.
+ */
+@FunctionalInterface
+public interface QuotaGate {
+
+    /** A gate that admits everything (no quota configured). */
+    QuotaGate NONE = (namespace, containers, initCount) -> true;
+
+    /**
+     * @param namespace  the pod's namespace
+     * @param containers the pod's allocation so far, one list per container, init containers first
+     * @param initCount  number of init containers at the head of {@code containers}
+     * @return true when the collapsed total fits every enforced limit of the namespace
+     */
+    boolean admits(String namespace, List<List<ContainerDevice>> containers, int initCount);
+}
