@@ -1,0 +1,39 @@
+package io.vgpu.deviceplugin;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The device plugin never talks to Hazelcast (the Maven enforcer also bans the dependency), and its
+ * allocation rules in {@code io.vgpu.deviceplugin.core} are pure.
+ */
+class DevicePluginArchitectureTest {
+
+    private static final JavaClasses PLUGIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.vgpu.deviceplugin");
+
+    @Test
+    void devicePluginNeverUsesHazelcast() {
+        noClasses().that().resideInAPackage("io.vgpu.deviceplugin..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..", "io.vgpu.state.store..")
+                .because("the node agent must work with the stock HAMi scheduler and never joins the cluster state")
+                .allowEmptyShould(true)
+                .check(PLUGIN);
+    }
+
+    @Test
+    void allocationCoreImportsNoFrameworks() {
+        noClasses().that().resideInAPackage("io.vgpu.deviceplugin.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.vertx..", "com.hazelcast..", "io.fabric8..", "io.grpc..", "com.google.protobuf..",
+                        "io.netty..", "io.vgpu.hamicore..")
+                .because("the device plugin's allocation rules are pure (STYLE.md section 9)")
+                .allowEmptyShould(true)
+                .check(PLUGIN);
+    }
+}
