@@ -1,7 +1,6 @@
 package io.vgpu.state.model;
 
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,6 +25,12 @@ import java.util.concurrent.CompletionStage;
 public interface ClusterState {
 
     /**
+     * Registers (or replaces) a node's devices and the node annotations Fit reads, keeping the charges
+     * of pods already placed on it. Idempotent.
+     */
+    CompletionStage<Void> registerNode(NodeView registration);
+
+    /**
      * Atomically reserves {@code allocation} for pod {@code podUid} on {@code node} if every device
      * still admits it, replacing an earlier entry of the same pod on that node.
      *
@@ -46,17 +51,6 @@ public interface ClusterState {
      */
     Collection<NodeView> nodes();
 
-    /**
-     * One node as seen by the scheduler: its registration and the usage of its devices.
-     *
-     * @param name    node name
-     * @param devices device usage in registration order
-     */
-    record NodeView(String name, List<DeviceUsage> devices) {
-
-        /** Copies the device list. */
-        public NodeView {
-            devices = List.copyOf(devices);
-        }
-    }
+    /** The local view of one node, or null when it is not registered. Never blocks. */
+    NodeView node(String name);
 }
