@@ -1,6 +1,7 @@
 package io.vgpu.gateway.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.quota.QuotaDemand;
@@ -21,10 +22,16 @@ public final class QuotaVectors implements VectorFamily {
     @Override
     public List<String> check(JsonNode defaults, JsonNode testCase) {
         JsonNode input = testCase.path("input");
-        NvidiaConfig nvidia = AdmissionJson.nvidiaConfig(
-                VectorJson.merged(defaults.get("nvidia_config"), input.get("nvidia_config")));
-        int memoryFactor = VectorJson.field(input, defaults, "memory_factor") == null ? nvidia.memoryFactor()
-                : VectorJson.field(input, defaults, "memory_factor").asInt();
+        // HAMi has one memoryFactor (the nvidia config's): it scales requests and quota limits alike
+        JsonNode factorJson = input.has("memory_factor") ? input.get("memory_factor")
+                : input.path("nvidia_config").has("memoryFactor") ? input.path("nvidia_config").get("memoryFactor")
+                : defaults.get("memory_factor");
+        ObjectNode nvidiaJson = VectorJson.merged(defaults.get("nvidia_config"), input.get("nvidia_config"));
+        if (factorJson != null && !factorJson.isNull()) {
+            nvidiaJson.put("memoryFactor", factorJson.asInt());
+        }
+        NvidiaConfig nvidia = AdmissionJson.nvidiaConfig(nvidiaJson);
+        int memoryFactor = nvidia.memoryFactor();
         QuotaBook book = AdmissionJson.quotaBook(input.get("quota"), nvidia, memoryFactor);
         boolean fit = switch (testCase.path("op").asText()) {
             case "admission_quota" -> admissionQuota(input, nvidia, book);
