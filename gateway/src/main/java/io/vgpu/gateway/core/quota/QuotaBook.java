@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * for the configured memory and core resource names, usage from the tracked pods. Thread-safe; every
  * update of one namespace and resource is atomic. Pure (no I/O).
  */
-public final class QuotaBook implements QuotaGate {
+public final class QuotaBook implements QuotaGate, NamespaceQuota {
 
     private final String memoryResource;
     private final String coreResource;
@@ -83,6 +83,7 @@ public final class QuotaBook implements QuotaGate {
     }
 
     /** {@code FitQuota(ns, mem, cores)}: false iff an enforced entry would go over its limit. */
+    @Override
     public boolean fits(String namespace, long mem, long cores) {
         return QuotaRule.fits(entry(namespace, memoryResource), entry(namespace, coreResource), mem, cores);
     }

@@ -2,6 +2,7 @@ package io.vgpu.gateway.core.quota;
 
 import io.vgpu.state.model.ContainerDevice;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,4 +24,25 @@ public interface QuotaGate {
      * @return true when the collapsed total fits every enforced limit of the namespace
      */
     boolean admits(String namespace, List<List<ContainerDevice>> containers, int initCount);
+
+    /**
+     * Fit's check for one candidate device (HAMi {@code fitQuota}): the pod's containers allocated so
+     * far, then the current container's picks with the candidate appended as the next container,
+     * collapsed and checked as a whole.
+     *
+     * @param namespace the pod's namespace
+     * @param allocated allocation of the earlier containers, one list per container, init first
+     * @param current   devices already picked for the container being fitted
+     * @param candidate the device being considered, with the MiB/cores it would be granted
+     * @param initCount number of init containers in the pod
+     * @return true when the hypothetical allocation fits the namespace quota
+     */
+    default boolean admitsCandidate(String namespace, List<List<ContainerDevice>> allocated,
+                                    List<ContainerDevice> current, ContainerDevice candidate, int initCount) {
+        List<ContainerDevice> next = new ArrayList<>(current);
+        next.add(candidate);
+        List<List<ContainerDevice>> hypothetical = new ArrayList<>(allocated);
+        hypothetical.add(next);
+        return admits(namespace, hypothetical, initCount);
+    }
 }
