@@ -7,7 +7,6 @@ import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.ContainerRequest;
 import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.MigPlacement;
-import io.vgpu.state.model.Vendor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,6 +21,7 @@ import static io.vgpu.gateway.core.fit.DeviceFixtures.gpu;
 import static io.vgpu.gateway.core.fit.DeviceFixtures.profile;
 import static io.vgpu.gateway.core.fit.DeviceFixtures.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class NodeScorerTest {
@@ -125,7 +125,7 @@ class NodeScorerTest {
         NodeVerdict verdict = score(List.of(request(2, 9000, 0), request(1, 15000, 0)), 0, "spread", List.of(mig));
         NodeVerdict.Fits fits = (NodeVerdict.Fits) verdict;
         assertThat(fits.allocation().get(0)).extracting(ContainerDevice::usedmem, ContainerDevice::usedcores)
-                .containsOnly(org.assertj.core.groups.Tuple.tuple(9856, 14));
+                .containsOnly(tuple(9856, 14));
         assertThat(fits.allocation().get(1)).extracting(ContainerDevice::usedmem).containsExactly(20096);
         assertThat(fits.migAssignments()).containsExactly(
                 new MigAssignment(0, 0, "mig0", "1g.10gb", new MigPlacement(6, 1)),
