@@ -1,0 +1,160 @@
+package io.vgpu.gateway.core.filter;
+
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.fit.PairScores;
+import io.vgpu.gateway.core.fit.ScoringWeights;
+import io.vgpu.gateway.core.quota.QuotaGate;
+import io.vgpu.gateway.core.request.PodRequests;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.core.score.NodeDevices;
+import io.vgpu.gateway.core.score.NodeScore;
+import io.vgpu.gateway.core.score.NodeScorer;
+import io.vgpu.gateway.core.score.NodeVerdict;
+import io.vgpu.gateway.core.score.PodDemand;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.codec.NodeRegistration;
+import io.vgpu.state.model.ContainerRequest;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.Vendor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The {@code /filter} decision (spec §9.2 cache mode, §9.7 simulation mode) as a pure function over
+ * node snapshots: which requested nodes the pod fits on, ranked as HAMi ranks them, with the
+ * allocation each would get. Reserving the winner and patching the pod are the caller's steps.
+ *
+ * <p>Contract: the snapshots handed in must NOT contain the pod's own earlier reservation (HAMi drops
+ * it first, §9.2 step 2; the caller's state does the same). Thread-safe; no I/O, no clock.
+ */
+public final class FilterDecider {
+
+    /** Reason for a requested node that has no registered GPUs. */
+    public static final String NODE_UNREGISTERED = "node unregistered";
+
+    private static final ContainerRequest NO_GPU = new ContainerRequest(0, Vendor.NVIDIA, 0,
+            ContainerRequest.NO_PERCENTAGE, 0);
+
+    private final FilterConfig config;
+    private final RequestDeriver deriver;
+
+    /** @param config resource names, defaults and default policies */
+    public FilterDecider(FilterConfig config) {
+        this.config = config;
+        this.deriver = new RequestDeriver(config.nvidia());
+    }
+
+    /** The configuration this decider applies. */
+    public FilterConfig config() {
+        return config;
+    }
+
+    /**
+     * Cache mode (kube-scheduler sends {@code NodeNames}): scores every requested node on the caller's
+     * snapshot.
+     *
+     * @param pod       the pod being scheduled
+     * @param nodeNames the nodes kube-scheduler found feasible (null is treated as none)
+     * @param nodes     snapshot lookup; null for a node without registered GPUs
+     * @param quota     the namespace quota gate Fit consults
+     */
+    public FilterDecision decide(PodSpec pod, List<String> nodeNames, Function<String, NodeView> nodes,
+                                 QuotaGate quota) {
+        PodRequests requests = deriver.podRequests(pod);
+        if (!requests.hasAny()) {
+            return new FilterDecision.PassThrough();
+        }
+        ScoringWeights.Parsed weights = ScoringWeights.fromPod(pod.annotations());
+        if (!weights.ok()) {
+            return new FilterDecision.Failed("calcScore failed " + weights.error() + " for pod " + pod.name());
+        }
+        NodeScorer scorer = new NodeScorer(PodDemand.of(nvidiaRequests(requests), requests.initCount(),
+                pod.annotations(), pod.namespace(), config.gpuPolicy(), weights.weights(), quota));
+        return rank(scorer, nodeNames == null ? List.of() : nodeNames, nodes, requests.initCount(),
+                nodePolicy(pod));
+    }
+
+    /**
+     * Simulation mode (kube-scheduler sends full {@code Nodes}, {@code nodeCacheCapable: false}):
+     * devices come only from the given node annotations, existing usage and quota are ignored.
+     *
+     * @param pod             the pod being scheduled
+     * @param nodeAnnotations annotations of each node in the request, in request order
+     */
+    public FilterDecision decideSimulation(PodSpec pod, Map<String, Map<String, String>> nodeAnnotations) {
+        Map<String, NodeView> views = new LinkedHashMap<>();
+        nodeAnnotations.forEach((name, annotations) -> views.put(name, idleView(name, annotations)));
+        return decide(pod, List.copyOf(nodeAnnotations.keySet()), views::get, QuotaGate.NONE);
+    }
+
+    /** A node view built from a node's annotations alone (no usage); null when nothing is registered. */
+    public static NodeView idleView(String name, Map<String, String> annotations) {
+        Decoded<NodeRegistration> reg = NodeRegisterCodec.read(annotations == null ? Map.of() : annotations);
+        if (!reg.isOk()) {
+            return null;
+        }
+        List<DeviceUsage> usage = new ArrayList<>(reg.value().devices().size());
+        reg.value().devices().forEach(d -> usage.add(DeviceUsage.idle(d)));
+        Map<String, String> fitAnnotations = new LinkedHashMap<>();
+        String cordon = annotations.get(HamiAnnotations.DEVICE_CORDON);
+        if (cordon != null) {
+            fitAnnotations.put(HamiAnnotations.DEVICE_CORDON, cordon);
+        }
+        return new NodeView(name, usage, fitAnnotations, reg.value().pairScores());
+    }
+
+    private FilterDecision rank(NodeScorer scorer, List<String> nodeNames, Function<String, NodeView> nodes,
+                                int initCount, String nodePolicy) {
+        Map<String, String> failed = new LinkedHashMap<>();
+        List<Candidate> fits = new ArrayList<>();
+        for (String name : nodeNames) {
+            NodeView view = nodes.apply(name);
+            if (view == null) {
+                failed.put(name, NODE_UNREGISTERED);
+                continue;
+            }
+            NodeVerdict verdict = scorer.score(new NodeDevices(name, view.devices(), new PairScores(view.pairScores()),
+                    view.annotations()));
+            if (verdict instanceof NodeVerdict.Fits f) {
+                fits.add(new Candidate(name, f.score(), new PodAllocation(f.allocation(), initCount),
+                        f.migAssignments()));
+            } else if (verdict instanceof NodeVerdict.Unschedulable u) {
+                failed.put(name, u.reason());
+            }
+        }
+        if (fits.isEmpty()) {
+            return new FilterDecision.NoFit(failed);
+        }
+        // HAMi sorts with the node comparator and answers the LAST element; best-first is the reverse.
+        // List.sort is stable, so among equal scores the later node in the request wins, as in HAMi's
+        // (otherwise arbitrary) order.
+        fits.sort((a, b) -> NodeScore.less(nodePolicy, a.score(), b.score()) ? -1
+                : NodeScore.less(nodePolicy, b.score(), a.score()) ? 1 : 0);
+        List<Candidate> bestFirst = new ArrayList<>(fits.size());
+        for (int i = fits.size() - 1; i >= 0; i--) {
+            bestFirst.add(fits.get(i));
+        }
+        return new FilterDecision.Fits(bestFirst, failed);
+    }
+
+    private String nodePolicy(PodSpec pod) {
+        String p = pod.annotation(HamiAnnotations.NODE_SCHEDULER_POLICY);
+        return p == null || p.isEmpty() ? config.nodePolicy() : p;
+    }
+
+    private static List<ContainerRequest> nvidiaRequests(PodRequests requests) {
+        List<ContainerRequest> out = new ArrayList<>(requests.containers().size());
+        for (int i = 0; i < requests.containers().size(); i++) {
+            out.add(requests.request(i, Vendor.NVIDIA).orElse(NO_GPU));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,67 @@
+package io.vgpu.gateway.extender;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vgpu.gateway.core.filter.FilterDecision;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maps a {@link FilterDecision} to HAMi's exact {@code ExtenderFilterResult} shapes (spec §2.3, §9.7).
+ * The one place where filter outcomes become wire JSON.
+ */
+public final class FilterResponses {
+
+    private FilterResponses() {
+    }
+
+    /**
+     * Cache mode ({@code NodeNames} in the request).
+     *
+     * @param decision       the decision
+     * @param requestedNames the request's {@code NodeNames}, echoed verbatim for a pod without GPU requests
+     * @param chosenNode     the node actually reserved (the decision's best or a next-best after a lost race)
+     */
+    public static ExtenderFilterResult cacheMode(FilterDecision decision, List<String> requestedNames,
+                                                 String chosenNode) {
+        if (decision instanceof FilterDecision.PassThrough) {
+            return new ExtenderFilterResult(null, requestedNames, null, null, "");
+        }
+        if (decision instanceof FilterDecision.Failed f) {
+            return ExtenderFilterResult.error(f.message());
+        }
+        if (decision instanceof FilterDecision.NoFit n) {
+            return new ExtenderFilterResult(null, null, n.failedNodes(), null, "");
+        }
+        return new ExtenderFilterResult(null, List.of(chosenNode), null, null, "");
+    }
+
+    /**
+     * Simulation mode ({@code Nodes} in the request): the best node's object, as sent, in a NodeList.
+     *
+     * @param decision    the decision over the request's nodes
+     * @param nodeObjects the request's node objects by name
+     */
+    public static ExtenderFilterResult simulationMode(FilterDecision decision, Map<String, JsonNode> nodeObjects) {
+        if (decision instanceof FilterDecision.PassThrough) {
+            return new ExtenderFilterResult(nodeList(List.copyOf(nodeObjects.values())), null, null, null, "");
+        }
+        if (decision instanceof FilterDecision.Failed f) {
+            return ExtenderFilterResult.error(f.message());
+        }
+        if (decision instanceof FilterDecision.NoFit n) {
+            return new ExtenderFilterResult(null, null, n.failedNodes(), null, "");
+        }
+        FilterDecision.Fits fits = (FilterDecision.Fits) decision;
+        JsonNode best = nodeObjects.get(fits.best().node());
+        return new ExtenderFilterResult(nodeList(List.of(best.deepCopy())), null, fits.failedNodes(), null, "");
+    }
+
+    private static JsonNode nodeList(List<JsonNode> items) {
+        ObjectNode list = JsonNodeFactory.instance.objectNode();
+        list.putArray("items").addAll(items);
+        return list;
+    }
+}
