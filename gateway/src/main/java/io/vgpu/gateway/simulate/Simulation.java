@@ -1,0 +1,174 @@
+package io.vgpu.gateway.simulate;
+
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.filter.Candidate;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.request.PodRequests;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.core.webhook.AdmissionDecision;
+import io.vgpu.gateway.core.webhook.WebhookDecider;
+import io.vgpu.state.model.ContainerRequest;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.Vendor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs pods through the scheduling core against an in-process {@link InMemoryClusterState}: webhook
+ * decision → request derivation → filter decision → atomic reserve (falling back to the next-best
+ * node when the state refuses, as the gateway does), and measures the outcome. Single-threaded and
+ * deterministic for a seed.
+ */
+public final class Simulation {
+
+    /** How many ranked nodes a decision tries before giving up (the gateway's bound too). */
+    static final int RESERVE_ATTEMPTS = 3;
+
+    private final WebhookDecider webhook;
+    private final FilterDecider filter;
+    private final RequestDeriver requests;
+
+    /**
+     * @param webhook the admission decision
+     * @param filter  the filter decision
+     */
+    public Simulation(WebhookDecider webhook, FilterDecider filter) {
+        this.webhook = webhook;
+        this.filter = filter;
+        this.requests = new RequestDeriver(filter.config().nvidia());
+    }
+
+    /**
+     * @param nodes    the synthetic cluster
+     * @param workload the pods to submit, in order
+     * @param progress called with the number of pods done after each pod
+     */
+    public SimulationReport run(List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
+        InMemoryClusterState state = new InMemoryClusterState();
+        List<String> names = new ArrayList<>(nodes.size());
+        for (SyntheticNode n : nodes) {
+            NodeView view = FilterDecider.idleView(n.name(), n.annotations());
+            if (view != null) {
+                state.registerNode(view);
+                names.add(n.name());
+            }
+        }
+        NvidiaConfig nvidia = filter.config().nvidia();
+        QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
+                nvidia.effectiveMemoryFactor());
+        long[] latencies = new long[workload.size()];
+        List<Long> perGpuMemory = new ArrayList<>();
+        Map<String, Integer> failures = new HashMap<>();
+        int placed = 0;
+        long medianCardMiB = medianCardMemory(state);
+        long started = System.nanoTime();
+        for (int i = 0; i < workload.size(); i++) {
+            long t0 = System.nanoTime();
+            String failure = place(workload.get(i), names, state, quotas, perGpuMemory, medianCardMiB);
+            latencies[i] = System.nanoTime() - t0;
+            if (failure == null) {
+                placed++;
+            } else {
+                failures.merge(failure, 1, Integer::sum);
+            }
+            progress.accept(i + 1);
+        }
+        double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
+        Arrays.sort(latencies);
+        long reference = median(perGpuMemory);
+        return new SimulationReport(names.size(), gpuCount(state), workload.size(), placed, failures,
+                workload.size() / seconds, percentile(latencies, 0.50) / 1e3, percentile(latencies, 0.99) / 1e3,
+                utilisation(state, true), utilisation(state, false), reference,
+                Fragmentation.of(state.nodes(), Math.max(1, reference)));
+    }
+
+    /** Places one pod; returns null on success, else the failure reason. */
+    private String place(PodSpec pod, List<String> names, InMemoryClusterState state, QuotaBook quotas,
+                         List<Long> perGpuMemory, long medianCardMiB) {
+        AdmissionDecision admission = webhook.decide(pod, quotas);
+        if (admission instanceof AdmissionDecision.Denied denied) {
+            return "webhook denied: " + denied.message();
+        }
+        if (admission instanceof AdmissionDecision.Errored errored) {
+            return "webhook error: " + errored.message();
+        }
+        AdmissionDecision.Allowed allowed = (AdmissionDecision.Allowed) admission;
+        PodSpec admitted = allowed.podAfter();
+        recordRequest(admitted, perGpuMemory, medianCardMiB);
+        FilterDecision decision = filter.decide(admitted, names, state::node, quotas);
+        if (decision instanceof FilterDecision.Fits fits) {
+            int tries = Math.min(RESERVE_ATTEMPTS, fits.ranked().size());
+            for (int t = 0; t < tries; t++) {
+                Candidate c = fits.ranked().get(t);
+                if (state.reserve(c.node(), admitted.uid(), c.allocation(), 0, Long.MAX_VALUE)
+                        .toCompletableFuture().join()) {
+                    quotas.addUsage(admitted.namespace(), c.allocation().grants());
+                    return null;
+                }
+            }
+            return "reservation refused";
+        }
+        if (decision instanceof FilterDecision.NoFit noFit) {
+            return FailureReasons.dominant(noFit.failedNodes());
+        }
+        if (decision instanceof FilterDecision.Failed f) {
+            return f.message();
+        }
+        return "no GPU requested";
+    }
+
+    private void recordRequest(PodSpec pod, List<Long> perGpuMemory, long medianCardMiB) {
+        PodRequests pr = requests.podRequests(pod);
+        for (int i = 0; i < pr.containers().size(); i++) {
+            ContainerRequest r = pr.request(i, Vendor.NVIDIA).orElse(null);
+            if (r != null && r.nums() > 0) {
+                perGpuMemory.add(r.memreq() > 0 ? r.memreq() : medianCardMiB * r.mempercentagereq() / 100);
+                return;
+            }
+        }
+    }
+
+    private static long medianCardMemory(InMemoryClusterState state) {
+        List<Long> mems = new ArrayList<>();
+        state.nodes().forEach(n -> n.devices().forEach(d -> mems.add((long) d.totalmem())));
+        return median(mems);
+    }
+
+    private static int gpuCount(InMemoryClusterState state) {
+        return state.nodes().stream().mapToInt(n -> n.devices().size()).sum();
+    }
+
+    private static double utilisation(InMemoryClusterState state, boolean memory) {
+        long used = 0;
+        long total = 0;
+        for (NodeView n : state.nodes()) {
+            for (DeviceUsage d : n.devices()) {
+                used += memory ? d.usedmem() : d.usedcores();
+                total += memory ? d.totalmem() : d.totalcore();
+            }
+        }
+        return total == 0 ? 0 : (double) used / total;
+    }
+
+    private static long median(List<Long> values) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+}
