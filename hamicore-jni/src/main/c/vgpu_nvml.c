@@ -1,0 +1,492 @@
+/* NVML through dlopen; see vgpu_nvml.h for the contract. */
+#include "vgpu_nvml.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The few NVML types this layer needs, laid out as in nvml.h (x86_64 and aarch64 alike). */
+typedef struct nvmlDevice_st *nvml_device_t;
+typedef struct nvmlEventSet_st *nvml_event_set_t;
+
+typedef struct {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvml_memory_t;
+
+typedef struct {
+    unsigned int gpu;
+    unsigned int memory;
+} nvml_utilization_t;
+
+typedef struct {                /* nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3 */
+    char bus_id_legacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pci_device_id;
+    unsigned int pci_sub_system_id;
+    char bus_id[VG_NVML_BUS_ID_LEN];
+} nvml_pci_info_t;
+
+typedef struct {                /* nvmlEventData_t (the _v2 wait fills the instance ids) */
+    nvml_device_t device;
+    unsigned long long event_type;
+    unsigned long long event_data;
+    unsigned int gpu_instance_id;
+    unsigned int compute_instance_id;
+} nvml_event_data_t;
+
+struct vg_nvml {
+    void *lib;
+    int (*init)(void);
+    int (*shutdown)(void);
+    int (*device_count)(unsigned int *);
+    int (*device_handle)(unsigned int, nvml_device_t *);
+    int (*device_uuid)(nvml_device_t, char *, unsigned int);
+    int (*device_name)(nvml_device_t, char *, unsigned int);
+    int (*device_memory)(nvml_device_t, nvml_memory_t *);
+    int (*device_utilization)(nvml_device_t, nvml_utilization_t *);
+    int (*device_pci_info)(nvml_device_t, nvml_pci_info_t *);
+    int (*device_mig_mode)(nvml_device_t, unsigned int *, unsigned int *);
+    int (*event_set_create)(nvml_event_set_t *);
+    int (*supported_event_types)(nvml_device_t, unsigned long long *);
+    int (*register_events)(nvml_device_t, unsigned long long, nvml_event_set_t);
+    int (*event_set_wait_v2)(nvml_event_set_t, nvml_event_data_t *, unsigned int);
+    int (*event_set_wait)(nvml_event_set_t, nvml_event_data_t *, unsigned int);
+    int (*event_set_free)(nvml_event_set_t);
+};
+
+struct vg_nvml_event_set {
+    nvml_event_set_t set;
+};
+
+static const char FN_INIT[] = "nvmlInit_v2";
+static const char FN_SHUTDOWN[] = "nvmlShutdown";
+static const char FN_COUNT[] = "nvmlDeviceGetCount_v2";
+static const char FN_HANDLE[] = "nvmlDeviceGetHandleByIndex_v2";
+static const char FN_UUID[] = "nvmlDeviceGetUUID";
+static const char FN_NAME[] = "nvmlDeviceGetName";
+static const char FN_MEMORY[] = "nvmlDeviceGetMemoryInfo";
+static const char FN_UTILIZATION[] = "nvmlDeviceGetUtilizationRates";
+static const char FN_PCI[] = "nvmlDeviceGetPciInfo_v3";
+static const char FN_MIG[] = "nvmlDeviceGetMigMode";
+static const char FN_EVENT_CREATE[] = "nvmlEventSetCreate";
+static const char FN_SUPPORTED_EVENTS[] = "nvmlDeviceGetSupportedEventTypes";
+static const char FN_REGISTER[] = "nvmlDeviceRegisterEvents";
+static const char FN_WAIT_V2[] = "nvmlEventSetWait_v2";
+static const char FN_WAIT[] = "nvmlEventSetWait";
+static const char FN_EVENT_FREE[] = "nvmlEventSetFree";
+
+static vg_status status(int code, const char *function)
+{
+    vg_status s = {code, function};
+    return s;
+}
+
+static vg_status missing(const char *function)
+{
+    return status(VG_NVML_ERROR_FUNCTION_NOT_FOUND, function);
+}
+
+/* dlsym returns an object pointer; copying it into a function pointer is what POSIX prescribes */
+#define RESOLVE(nv, field, name) \
+    do { void *sym_ = dlsym((nv)->lib, (name)); memcpy(&(nv)->field, &sym_, sizeof sym_); } while (0)
+
+static void copy_detail(char *detail, size_t len, const char *text)
+{
+    if (detail != NULL && len > 0) {
+        snprintf(detail, len, "%s", text != NULL ? text : "");
+    }
+}
+
+vg_status vg_nvml_open(const char *library, vg_nvml **out, char *detail, size_t detail_len)
+{
+    *out = NULL;
+    copy_detail(detail, detail_len, "");
+    if (library == NULL || library[0] == '\0') {
+        library = VG_NVML_DEFAULT_LIBRARY;
+    }
+    dlerror();
+    void *lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        copy_detail(detail, detail_len, dlerror());
+        return status(VG_NVML_ERROR_LIBRARY_NOT_FOUND, "dlopen");
+    }
+    vg_nvml *nv = calloc(1, sizeof *nv);
+    if (nv == NULL) {
+        dlclose(lib);
+        return status(VG_NVML_ERROR_MEMORY, "calloc");
+    }
+    nv->lib = lib;
+    RESOLVE(nv, init, FN_INIT);
+    RESOLVE(nv, shutdown, FN_SHUTDOWN);
+    RESOLVE(nv, device_count, FN_COUNT);
+    RESOLVE(nv, device_handle, FN_HANDLE);
+    RESOLVE(nv, device_uuid, FN_UUID);
+    RESOLVE(nv, device_name, FN_NAME);
+    RESOLVE(nv, device_memory, FN_MEMORY);
+    RESOLVE(nv, device_utilization, FN_UTILIZATION);
+    RESOLVE(nv, device_pci_info, FN_PCI);
+    RESOLVE(nv, device_mig_mode, FN_MIG);
+    RESOLVE(nv, event_set_create, FN_EVENT_CREATE);
+    RESOLVE(nv, supported_event_types, FN_SUPPORTED_EVENTS);
+    RESOLVE(nv, register_events, FN_REGISTER);
+    RESOLVE(nv, event_set_wait_v2, FN_WAIT_V2);
+    RESOLVE(nv, event_set_wait, FN_WAIT);
+    RESOLVE(nv, event_set_free, FN_EVENT_FREE);
+
+    if (nv->init == NULL || nv->shutdown == NULL) {
+        const char *absent = nv->init == NULL ? FN_INIT : FN_SHUTDOWN;
+        char text[PATH_MAX + 64];
+        snprintf(text, sizeof text, "%s has no symbol %s: not an NVML library", library, absent);
+        copy_detail(detail, detail_len, text);
+        dlclose(lib);
+        free(nv);
+        return missing(absent);
+    }
+    int rc = nv->init();
+    if (rc != VG_NVML_SUCCESS) {
+        dlclose(lib);
+        free(nv);
+        return status(rc, FN_INIT);
+    }
+    *out = nv;
+    return status(VG_NVML_SUCCESS, FN_INIT);
+}
+
+vg_status vg_nvml_close(vg_nvml *nv)
+{
+    if (nv == NULL) {
+        return status(VG_NVML_SUCCESS, FN_SHUTDOWN);
+    }
+    int rc = nv->shutdown();
+    dlclose(nv->lib);
+    free(nv);
+    return status(rc, FN_SHUTDOWN);
+}
+
+vg_status vg_nvml_device_count(vg_nvml *nv, unsigned int *count)
+{
+    *count = 0;
+    if (nv->device_count == NULL) {
+        return missing(FN_COUNT);
+    }
+    return status(nv->device_count(count), FN_COUNT);
+}
+
+static vg_status device_handle(vg_nvml *nv, unsigned int index, nvml_device_t *device)
+{
+    *device = NULL;
+    if (nv->device_handle == NULL) {
+        return missing(FN_HANDLE);
+    }
+    return status(nv->device_handle(index, device), FN_HANDLE);
+}
+
+/* NVML writes at most len bytes including the NUL; force termination anyway */
+static vg_status device_string(vg_nvml *nv, unsigned int index, char *buf, size_t len,
+                               int (*fn)(nvml_device_t, char *, unsigned int), const char *name)
+{
+    if (len == 0) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, name);
+    }
+    buf[0] = '\0';
+    if (fn == NULL) {
+        return missing(name);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int rc = fn(device, buf, (unsigned int) (len > UINT_MAX ? UINT_MAX : len));
+    buf[len - 1] = '\0';
+    if (rc != VG_NVML_SUCCESS) {
+        buf[0] = '\0';
+    }
+    return status(rc, name);
+}
+
+vg_status vg_nvml_device_uuid(vg_nvml *nv, unsigned int index, char *buf, size_t len)
+{
+    return device_string(nv, index, buf, len, nv->device_uuid, FN_UUID);
+}
+
+vg_status vg_nvml_device_name(vg_nvml *nv, unsigned int index, char *buf, size_t len)
+{
+    return device_string(nv, index, buf, len, nv->device_name, FN_NAME);
+}
+
+vg_status vg_nvml_device_pci_bus_id(vg_nvml *nv, unsigned int index, char *buf, size_t len)
+{
+    if (len == 0) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_PCI);
+    }
+    buf[0] = '\0';
+    if (nv->device_pci_info == NULL) {
+        return missing(FN_PCI);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_pci_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = nv->device_pci_info(device, &info);
+    if (rc == VG_NVML_SUCCESS) {
+        info.bus_id[sizeof info.bus_id - 1] = '\0';
+        snprintf(buf, len, "%s", info.bus_id);
+    }
+    return status(rc, FN_PCI);
+}
+
+vg_status vg_nvml_device_memory(vg_nvml *nv, unsigned int index, vg_memory *out)
+{
+    memset(out, 0, sizeof *out);
+    if (nv->device_memory == NULL) {
+        return missing(FN_MEMORY);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_memory_t memory;
+    memset(&memory, 0, sizeof memory);
+    int rc = nv->device_memory(device, &memory);
+    if (rc == VG_NVML_SUCCESS) {
+        out->total = memory.total;
+        out->free = memory.free;
+        out->used = memory.used;
+    }
+    return status(rc, FN_MEMORY);
+}
+
+vg_status vg_nvml_device_utilization(vg_nvml *nv, unsigned int index, unsigned int *gpu_percent,
+                                     unsigned int *memory_percent)
+{
+    *gpu_percent = 0;
+    *memory_percent = 0;
+    if (nv->device_utilization == NULL) {
+        return missing(FN_UTILIZATION);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_utilization_t rates = {0, 0};
+    int rc = nv->device_utilization(device, &rates);
+    if (rc == VG_NVML_SUCCESS) {
+        *gpu_percent = rates.gpu;
+        *memory_percent = rates.memory;
+    }
+    return status(rc, FN_UTILIZATION);
+}
+
+vg_status vg_nvml_device_mig_mode(vg_nvml *nv, unsigned int index, unsigned int *current,
+                                  unsigned int *pending)
+{
+    *current = 0;
+    *pending = 0;
+    if (nv->device_mig_mode == NULL) {
+        return missing(FN_MIG);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return status(nv->device_mig_mode(device, current, pending), FN_MIG);
+}
+
+vg_status vg_nvml_event_set_create(vg_nvml *nv, vg_nvml_event_set **out)
+{
+    *out = NULL;
+    if (nv->event_set_create == NULL) {
+        return missing(FN_EVENT_CREATE);
+    }
+    vg_nvml_event_set *set = calloc(1, sizeof *set);
+    if (set == NULL) {
+        return status(VG_NVML_ERROR_MEMORY, "calloc");
+    }
+    int rc = nv->event_set_create(&set->set);
+    if (rc != VG_NVML_SUCCESS) {
+        free(set);
+        return status(rc, FN_EVENT_CREATE);
+    }
+    *out = set;
+    return status(rc, FN_EVENT_CREATE);
+}
+
+vg_status vg_nvml_event_register_xid(vg_nvml *nv, vg_nvml_event_set *set, unsigned int index)
+{
+    if (set == NULL) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_REGISTER);
+    }
+    if (nv->register_events == NULL) {
+        return missing(FN_REGISTER);
+    }
+    nvml_device_t device;
+    vg_status s = device_handle(nv, index, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    if (nv->supported_event_types != NULL) {
+        unsigned long long supported = 0;
+        int rc = nv->supported_event_types(device, &supported);
+        if (rc != VG_NVML_SUCCESS) {
+            return status(rc, FN_SUPPORTED_EVENTS);
+        }
+        if ((supported & VG_NVML_EVENT_XID_CRITICAL) == 0) {
+            return status(VG_NVML_ERROR_NOT_SUPPORTED, FN_SUPPORTED_EVENTS);
+        }
+    }
+    return status(nv->register_events(device, VG_NVML_EVENT_XID_CRITICAL, set->set), FN_REGISTER);
+}
+
+vg_status vg_nvml_event_wait(vg_nvml *nv, vg_nvml_event_set *set, unsigned int timeout_ms,
+                             vg_xid_event *out)
+{
+    memset(out, 0, sizeof *out);
+    out->gpu_instance_id = VG_NVML_NO_INSTANCE;
+    out->compute_instance_id = VG_NVML_NO_INSTANCE;
+    if (set == NULL) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_WAIT_V2);
+    }
+    nvml_event_data_t data;
+    memset(&data, 0, sizeof data);
+    /* the v1 wait does not write the instance ids: preset them to "whole GPU" */
+    data.gpu_instance_id = VG_NVML_NO_INSTANCE;
+    data.compute_instance_id = VG_NVML_NO_INSTANCE;
+    const char *name;
+    int rc;
+    if (nv->event_set_wait_v2 != NULL) {
+        name = FN_WAIT_V2;
+        rc = nv->event_set_wait_v2(set->set, &data, timeout_ms);
+    } else if (nv->event_set_wait != NULL) {
+        name = FN_WAIT;
+        rc = nv->event_set_wait(set->set, &data, timeout_ms);
+    } else {
+        return missing(FN_WAIT_V2);
+    }
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, name);
+    }
+    out->event_type = data.event_type;
+    out->event_data = data.event_data;
+    out->gpu_instance_id = data.gpu_instance_id;
+    out->compute_instance_id = data.compute_instance_id;
+    /* an unreadable UUID stays "": the caller cannot attribute the event to a device */
+    if (data.device != NULL && nv->device_uuid != NULL) {
+        if (nv->device_uuid(data.device, out->uuid, sizeof out->uuid) != VG_NVML_SUCCESS) {
+            out->uuid[0] = '\0';
+        }
+        out->uuid[sizeof out->uuid - 1] = '\0';
+    }
+    return status(rc, name);
+}
+
+vg_status vg_nvml_event_set_free(vg_nvml *nv, vg_nvml_event_set *set)
+{
+    if (set == NULL) {
+        return status(VG_NVML_SUCCESS, FN_EVENT_FREE);
+    }
+    int rc = nv->event_set_free != NULL ? nv->event_set_free(set->set) : VG_NVML_ERROR_FUNCTION_NOT_FOUND;
+    free(set);
+    return status(rc, FN_EVENT_FREE);
+}
+
+void vg_pci_sysfs_name(const char *bus_id, char *out, size_t len)
+{
+    unsigned int domain, bus, device, function;
+    char tail;
+    if (len == 0) {
+        return;
+    }
+    /* NVML: "00000000:3B:00.0" (8-digit domain, upper case); sysfs: "0000:3b:00.0" */
+    if (sscanf(bus_id, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) == 4) {
+        snprintf(out, len, "%04x:%02x:%02x.%x", domain, bus, device, function);
+        return;
+    }
+    size_t i = 0;
+    for (; bus_id[i] != '\0' && i + 1 < len; i++) {
+        out[i] = (char) tolower((unsigned char) bus_id[i]);
+    }
+    out[i] = '\0';
+}
+
+int vg_numa_node(const char *sysfs_root, const char *bus_id)
+{
+    char name[64];
+    char path[PATH_MAX];
+    if (bus_id == NULL || bus_id[0] == '\0') {
+        return 0;
+    }
+    vg_pci_sysfs_name(bus_id, name, sizeof name);
+    if (strchr(name, '/') != NULL) {
+        return 0;
+    }
+    if (sysfs_root == NULL || sysfs_root[0] == '\0') {
+        sysfs_root = "/sys";
+    }
+    int n = snprintf(path, sizeof path, "%s/bus/pci/devices/%s/numa_node", sysfs_root, name);
+    if (n < 0 || (size_t) n >= sizeof path) {
+        return 0;
+    }
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    int node = 0;
+    if (fscanf(f, "%d", &node) != 1) {
+        node = 0;
+    }
+    fclose(f);
+    /* the kernel writes -1 when the platform has no NUMA information */
+    return node < 0 ? 0 : node;
+}
+
+const char *vg_nvml_code_name(int code)
+{
+    switch (code) {
+    case 0: return "NVML_SUCCESS";
+    case 1: return "NVML_ERROR_UNINITIALIZED";
+    case 2: return "NVML_ERROR_INVALID_ARGUMENT";
+    case 3: return "NVML_ERROR_NOT_SUPPORTED";
+    case 4: return "NVML_ERROR_NO_PERMISSION";
+    case 5: return "NVML_ERROR_ALREADY_INITIALIZED";
+    case 6: return "NVML_ERROR_NOT_FOUND";
+    case 7: return "NVML_ERROR_INSUFFICIENT_SIZE";
+    case 8: return "NVML_ERROR_INSUFFICIENT_POWER";
+    case 9: return "NVML_ERROR_DRIVER_NOT_LOADED";
+    case 10: return "NVML_ERROR_TIMEOUT";
+    case 11: return "NVML_ERROR_IRQ_ISSUE";
+    case 12: return "NVML_ERROR_LIBRARY_NOT_FOUND";
+    case 13: return "NVML_ERROR_FUNCTION_NOT_FOUND";
+    case 14: return "NVML_ERROR_CORRUPTED_INFOROM";
+    case 15: return "NVML_ERROR_GPU_IS_LOST";
+    case 16: return "NVML_ERROR_RESET_REQUIRED";
+    case 17: return "NVML_ERROR_OPERATING_SYSTEM";
+    case 18: return "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
+    case 19: return "NVML_ERROR_IN_USE";
+    case 20: return "NVML_ERROR_MEMORY";
+    case 21: return "NVML_ERROR_NO_DATA";
+    case 22: return "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED";
+    case 23: return "NVML_ERROR_INSUFFICIENT_RESOURCES";
+    case 24: return "NVML_ERROR_FREQ_NOT_SUPPORTED";
+    case 25: return "NVML_ERROR_ARGUMENT_VERSION_MISMATCH";
+    case 26: return "NVML_ERROR_DEPRECATED";
+    case 27: return "NVML_ERROR_NOT_READY";
+    case 28: return "NVML_ERROR_GPU_NOT_FOUND";
+    case 29: return "NVML_ERROR_INVALID_STATE";
+    case 999: return "NVML_ERROR_UNKNOWN";
+    default: return "NVML_ERROR_UNKNOWN_CODE";
+    }
+}

@@ -1,0 +1,98 @@
+/*
+ * NVML through dlopen: the library is never linked, so the same binary runs (and fails cleanly)
+ * on machines without a driver. Independent of jni.h: the JNI glue and gpu-check both use it.
+ *
+ * Every call returns a vg_status: the NVML return code (0 = success) and the name of the NVML
+ * function (or "dlopen") that produced it. Codes are NVML's own nvmlReturn_t values; the two
+ * this layer makes up itself are LIBRARY_NOT_FOUND (dlopen failed) and FUNCTION_NOT_FOUND (the
+ * loaded library lacks the symbol).
+ *
+ * Threading: NVML is thread-safe; a vg_nvml may be used from several threads, but the caller
+ * must not call vg_nvml_close (or free an event set) while another call on it is in flight.
+ * Every call blocks; vg_nvml_event_wait blocks up to its timeout.
+ */
+#ifndef VGPU_NVML_H
+#define VGPU_NVML_H
+
+#include <stddef.h>
+
+#define VG_NVML_DEFAULT_LIBRARY "libnvidia-ml.so.1"
+
+#define VG_NVML_SUCCESS 0
+#define VG_NVML_ERROR_UNINITIALIZED 1
+#define VG_NVML_ERROR_INVALID_ARGUMENT 2
+#define VG_NVML_ERROR_NOT_SUPPORTED 3
+#define VG_NVML_ERROR_TIMEOUT 10
+#define VG_NVML_ERROR_LIBRARY_NOT_FOUND 12
+#define VG_NVML_ERROR_FUNCTION_NOT_FOUND 13
+#define VG_NVML_ERROR_MEMORY 20
+#define VG_NVML_ERROR_UNKNOWN 999
+
+/* NVML_DEVICE_UUID_V2_BUFFER_SIZE, NVML_DEVICE_NAME_V2_BUFFER_SIZE, NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE */
+#define VG_NVML_UUID_LEN 96
+#define VG_NVML_NAME_LEN 96
+#define VG_NVML_BUS_ID_LEN 32
+
+/* nvmlEventTypeXidCriticalError */
+#define VG_NVML_EVENT_XID_CRITICAL 0x0000000000000008ULL
+/* gpuInstanceId / computeInstanceId when the event is not attributable to a MIG instance */
+#define VG_NVML_NO_INSTANCE 0xFFFFFFFFu
+
+typedef struct vg_nvml vg_nvml;
+typedef struct vg_nvml_event_set vg_nvml_event_set;
+
+typedef struct {
+    int code;             /* nvmlReturn_t; 0 = success */
+    const char *function; /* static string: the NVML symbol (or "dlopen") that returned code */
+} vg_status;
+
+typedef struct {
+    unsigned long long total; /* bytes */
+    unsigned long long free;
+    unsigned long long used;
+} vg_memory;
+
+typedef struct {
+    char uuid[VG_NVML_UUID_LEN]; /* UUID of the event's device; "" when NVML gave none or it failed */
+    unsigned long long event_type;
+    unsigned long long event_data; /* the XID for XidCriticalError events */
+    unsigned int gpu_instance_id;  /* VG_NVML_NO_INSTANCE when not MIG-attributable */
+    unsigned int compute_instance_id;
+} vg_xid_event;
+
+/* dlopen(library or the default) + resolve symbols + nvmlInit_v2. On failure *out is NULL and,
+ * when detail is not NULL, detail holds a human-readable reason (dlerror text). */
+vg_status vg_nvml_open(const char *library, vg_nvml **out, char *detail, size_t detail_len);
+/* nvmlShutdown + dlclose + free; returns nvmlShutdown's status. nvml may be NULL. */
+vg_status vg_nvml_close(vg_nvml *nvml);
+
+vg_status vg_nvml_device_count(vg_nvml *nvml, unsigned int *count);
+/* NUL-terminated strings; buffers should hold VG_NVML_*_LEN bytes. */
+vg_status vg_nvml_device_uuid(vg_nvml *nvml, unsigned int index, char *buf, size_t len);
+vg_status vg_nvml_device_name(vg_nvml *nvml, unsigned int index, char *buf, size_t len);
+vg_status vg_nvml_device_pci_bus_id(vg_nvml *nvml, unsigned int index, char *buf, size_t len);
+vg_status vg_nvml_device_memory(vg_nvml *nvml, unsigned int index, vg_memory *out);
+vg_status vg_nvml_device_utilization(vg_nvml *nvml, unsigned int index, unsigned int *gpu_percent,
+                                     unsigned int *memory_percent);
+/* raw nvmlDeviceGetMigMode: NOT_SUPPORTED on GPUs without MIG (callers treat that as disabled) */
+vg_status vg_nvml_device_mig_mode(vg_nvml *nvml, unsigned int index, unsigned int *current,
+                                  unsigned int *pending);
+
+vg_status vg_nvml_event_set_create(vg_nvml *nvml, vg_nvml_event_set **out);
+/* registers XidCriticalError for device index; NOT_SUPPORTED when the device cannot report it */
+vg_status vg_nvml_event_register_xid(vg_nvml *nvml, vg_nvml_event_set *set, unsigned int index);
+/* waits up to timeout_ms; TIMEOUT when no event arrived */
+vg_status vg_nvml_event_wait(vg_nvml *nvml, vg_nvml_event_set *set, unsigned int timeout_ms,
+                             vg_xid_event *out);
+vg_status vg_nvml_event_set_free(vg_nvml *nvml, vg_nvml_event_set *set);
+
+/* "0000:3b:00.0" (the sysfs directory name) from an NVML bus id such as "00000000:3B:00.0". */
+void vg_pci_sysfs_name(const char *bus_id, char *out, size_t len);
+/* <sysfs_root>/bus/pci/devices/<sysfs name>/numa_node; missing, unreadable or negative -> 0.
+ * sysfs_root NULL or "" means "/sys". */
+int vg_numa_node(const char *sysfs_root, const char *bus_id);
+
+/* the nvmlReturn_t enumerator name, e.g. "NVML_ERROR_NOT_FOUND"; "NVML_ERROR_UNKNOWN_CODE" for others */
+const char *vg_nvml_code_name(int code);
+
+#endif

@@ -1,0 +1,234 @@
+package io.vgpu.hamicore;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An in-memory {@link Nvml} for tests of the layers above (device plugin, monitor): a fixed list
+ * of GPUs, adjustable memory use and utilisation, injectable NVML failures and XID events. Same
+ * contract as {@link NativeNvml}, including the error codes and function names it reports, so
+ * code tested against it behaves the same against the real library. Thread-safe.
+ */
+public final class FakeNvml implements Nvml {
+
+    private final List<GpuInfo> gpus;
+    private final Map<Integer, Long> memoryUsed = new ConcurrentHashMap<>();
+    private final Map<Integer, Utilization> utilization = new ConcurrentHashMap<>();
+    private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+    private final List<FakeEventSet> eventSets = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private FakeNvml(List<GpuInfo> gpus) {
+        List<GpuInfo> indexed = new ArrayList<>();
+        for (int i = 0; i < gpus.size(); i++) {
+            GpuInfo g = gpus.get(i);
+            // the list position is the NVML index, whatever the record says
+            indexed.add(new GpuInfo(i, g.uuid(), g.name(), g.memoryTotalBytes(), g.memoryUsedBytes(),
+                    g.pciBusId(), g.numaNode(), g.migEnabled()));
+        }
+        this.gpus = List.copyOf(indexed);
+    }
+
+    /** A fake NVML that enumerates {@code gpus} in list order (index = position). */
+    public static FakeNvml withGpus(List<GpuInfo> gpus) {
+        return new FakeNvml(gpus);
+    }
+
+    /** See {@link #withGpus(List)}. */
+    public static FakeNvml withGpus(GpuInfo... gpus) {
+        return new FakeNvml(List.of(gpus));
+    }
+
+    /** Sets the used memory reported for {@code index} from now on. */
+    public void setMemoryUsed(int index, long bytes) {
+        gpu(index, "nvmlDeviceGetMemoryInfo");
+        memoryUsed.put(index, bytes);
+    }
+
+    /** Sets the utilisation reported for {@code index} from now on (default 0/0). */
+    public void setUtilization(int index, Utilization rates) {
+        gpu(index, "nvmlDeviceGetUtilizationRates");
+        utilization.put(index, rates);
+    }
+
+    /**
+     * Makes {@code function} fail with {@code returnCode} for device {@code index} (-1: for every
+     * device, and for calls without a device such as {@code nvmlDeviceGetCount_v2},
+     * {@code nvmlEventSetCreate} and {@code nvmlEventSetWait_v2}). Function names are NVML's, as
+     * listed on the {@link Nvml} methods.
+     */
+    public void failOn(String function, int index, int returnCode) {
+        failures.put(function + "#" + index, returnCode);
+    }
+
+    /** Removes every injected failure. */
+    public void clearFailures() {
+        failures.clear();
+    }
+
+    /**
+     * Delivers {@code event} to every open event set that registered its device (by UUID); an
+     * event without a device UUID goes to every open set.
+     */
+    public void injectXid(XidEvent event) {
+        for (FakeEventSet set : eventSets) {
+            set.offer(event);
+        }
+    }
+
+    /** True once {@link #close()} ran. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public int deviceCount() {
+        check("nvmlDeviceGetCount_v2", -1);
+        return gpus.size();
+    }
+
+    @Override
+    public String uuid(int index) {
+        return gpu(index, "nvmlDeviceGetUUID").uuid();
+    }
+
+    @Override
+    public String name(int index) {
+        return gpu(index, "nvmlDeviceGetName").name();
+    }
+
+    @Override
+    public MemoryInfo memory(int index) {
+        GpuInfo g = gpu(index, "nvmlDeviceGetMemoryInfo");
+        long used = memoryUsed.getOrDefault(index, g.memoryUsedBytes());
+        return new MemoryInfo(g.memoryTotalBytes(), g.memoryTotalBytes() - used, used);
+    }
+
+    @Override
+    public Utilization utilization(int index) {
+        gpu(index, "nvmlDeviceGetUtilizationRates");
+        return utilization.getOrDefault(index, new Utilization(0, 0));
+    }
+
+    @Override
+    public String pciBusId(int index) {
+        return gpu(index, "nvmlDeviceGetPciInfo_v3").pciBusId();
+    }
+
+    @Override
+    public int numaNode(int index) {
+        return gpu(index, "nvmlDeviceGetPciInfo_v3").numaNode();
+    }
+
+    @Override
+    public MigMode migMode(int index) {
+        boolean on = gpu(index, "nvmlDeviceGetMigMode").migEnabled();
+        return new MigMode(on, on);
+    }
+
+    @Override
+    public XidEventSet openXidEvents(List<Integer> deviceIndices) {
+        check("nvmlEventSetCreate", -1);
+        List<Integer> registered = new ArrayList<>();
+        Map<Integer, NvmlException> failed = new LinkedHashMap<>();
+        for (int index : deviceIndices) {
+            try {
+                gpu(index, "nvmlDeviceRegisterEvents");
+                registered.add(index);
+            } catch (NvmlException e) {
+                failed.put(index, e);
+            }
+        }
+        List<String> uuids = registered.stream().map(i -> gpus.get(i).uuid()).toList();
+        FakeEventSet set = new FakeEventSet(registered, failed, uuids);
+        eventSets.add(set);
+        return set;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        eventSets.forEach(FakeEventSet::close);
+    }
+
+    private GpuInfo gpu(int index, String function) {
+        check(function, index);
+        if (index < 0 || index >= gpus.size()) {
+            throw new NvmlException(NvmlException.INVALID_ARGUMENT, "nvmlDeviceGetHandleByIndex_v2",
+                    "no GPU with index " + index + " (" + gpus.size() + " present)");
+        }
+        return gpus.get(index);
+    }
+
+    private void check(String function, int index) {
+        if (closed) {
+            throw new NvmlException(NvmlException.UNINITIALIZED, "nvmlShutdown", "this FakeNvml is closed");
+        }
+        Integer code = failures.get(function + "#" + index);
+        if (code == null) {
+            code = failures.get(function + "#-1");
+        }
+        if (code != null) {
+            throw new NvmlException(code, function, "injected by FakeNvml");
+        }
+    }
+
+    private final class FakeEventSet implements XidEventSet {
+        private final List<Integer> registered;
+        private final Map<Integer, NvmlException> failed;
+        private final List<String> uuids;
+        private final BlockingQueue<XidEvent> pending = new LinkedBlockingQueue<>();
+        private volatile boolean open = true;
+
+        FakeEventSet(List<Integer> registered, Map<Integer, NvmlException> failed, List<String> uuids) {
+            this.registered = List.copyOf(registered);
+            this.failed = Map.copyOf(failed);
+            this.uuids = List.copyOf(uuids);
+        }
+
+        void offer(XidEvent event) {
+            if (open && (!event.hasDevice() || uuids.contains(event.deviceUuid()))) {
+                pending.add(event);
+            }
+        }
+
+        @Override
+        public List<Integer> registeredDevices() {
+            return registered;
+        }
+
+        @Override
+        public Map<Integer, NvmlException> failedDevices() {
+            return failed;
+        }
+
+        @Override
+        public Optional<XidEvent> await(Duration timeout) {
+            if (!open) {
+                throw new NvmlException(NvmlException.UNINITIALIZED, "nvmlEventSetFree", "this event set is closed");
+            }
+            check("nvmlEventSetWait_v2", -1);
+            try {
+                return Optional.ofNullable(pending.poll(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public void close() {
+            open = false;
+            eventSets.remove(this);
+        }
+    }
+}

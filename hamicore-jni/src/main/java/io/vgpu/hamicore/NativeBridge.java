@@ -1,0 +1,69 @@
+package io.vgpu.hamicore;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The JNI entry points of {@code libvgpuhamicore.so} ({@code src/main/c/hamicore_jni.c}). The C
+ * side only converts types and forwards; NVML failures arrive as {@link NvmlException}, semaphore
+ * calls return errno (0 = success). Every method blocks for the length of the native call.
+ * Callers must have run {@link NativeLibrary#load()} and must never pass a closed handle.
+ */
+final class NativeBridge {
+
+    private NativeBridge() {
+    }
+
+    /** dlopen + nvmlInit_v2; returns an opaque handle (never 0). */
+    static native long nvmlOpen(String libraryPath);
+
+    /** nvmlShutdown + dlclose; the handle is invalid afterwards. */
+    static native void nvmlClose(long nvml);
+
+    static native int deviceCount(long nvml);
+
+    /** UTF-8 bytes of the UUID, without the terminating NUL. */
+    static native byte[] deviceUuid(long nvml, int index);
+
+    static native byte[] deviceName(long nvml, int index);
+
+    static native byte[] devicePciBusId(long nvml, int index);
+
+    /** {total, free, used} in bytes. */
+    static native long[] deviceMemory(long nvml, int index);
+
+    /** {gpu percent, memory percent}. */
+    static native int[] deviceUtilization(long nvml, int index);
+
+    /** {current, pending}; NOT_SUPPORTED surfaces as an exception. */
+    static native int[] deviceMigMode(long nvml, int index);
+
+    static native long eventSetCreate(long nvml);
+
+    static native void eventRegisterXid(long nvml, long set, int index);
+
+    /**
+     * Waits for one event; on success fills {@code out} with {type, data, gpu instance, compute
+     * instance} and returns the device UUID bytes (possibly empty); returns null on timeout.
+     */
+    static native byte[] eventWait(long nvml, long set, int timeoutMillis, long[] out);
+
+    static native void eventSetFree(long nvml, long set);
+
+    /** NUMA node from {@code <sysfsRoot>/bus/pci/devices/<name>/numa_node}; 0 when unknown. */
+    static native int numaNode(String sysfsRoot, String busId);
+
+    /** The sysfs directory name for an NVML bus id ({@code 00000000:3B:00.0} → {@code 0000:3b:00.0}). */
+    static native String sysfsPciName(String busId);
+
+    /** sem_init(pshared = 1) at {@code offset} inside a direct buffer. */
+    static native int semInit(ByteBuffer region, long offset, int value);
+
+    static native int semTimedWait(ByteBuffer region, long offset, long timeoutMillis);
+
+    static native int semPost(ByteBuffer region, long offset);
+
+    static native int semValue(ByteBuffer region, long offset, int[] value);
+
+    /** {sizeof sem_t, alignof sem_t, sizeof size_t, ATOMIC_LONG_LOCK_FREE, ATOMIC_INT_LOCK_FREE, little endian}. */
+    static native int[] platformFacts();
+}

@@ -1,0 +1,183 @@
+package io.vgpu.hamicore;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * {@link Nvml} over the real NVML: the JNI library ({@link NativeLibrary}) {@code dlopen}s NVML at
+ * runtime, so nothing links against the driver and a node without one gets a clean
+ * {@link NvmlException} from {@link #open}, not a link error.
+ *
+ * <p>All methods block (see {@link Nvml}). Calls may run concurrently; {@link #close()} waits for
+ * calls in flight (at most one event-wait timeout) and then shuts NVML down, so a handle is never
+ * used after it is freed.
+ */
+public final class NativeNvml implements Nvml {
+
+    private final long handle;
+    private final NvmlConfig config;
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final Set<NativeXidEventSet> openSets = ConcurrentHashMap.newKeySet();
+    private boolean closed;
+
+    private NativeNvml(long handle, NvmlConfig config) {
+        this.handle = handle;
+        this.config = config;
+    }
+
+    /**
+     * Loads the JNI library if needed, then {@code dlopen}s NVML and runs {@code nvmlInit_v2}.
+     *
+     * @throws NativeLoadException when the JNI library cannot be loaded
+     * @throws NvmlException       {@code LIBRARY_NOT_FOUND}/{@code dlopen} when NVML is absent,
+     *                             {@code FUNCTION_NOT_FOUND} when the file is not NVML, or the
+     *                             code of {@code nvmlInit_v2} (e.g. {@code DRIVER_NOT_LOADED})
+     */
+    public static NativeNvml open(NvmlConfig config) {
+        NativeLibrary.load();
+        return new NativeNvml(NativeBridge.nvmlOpen(config.libraryPath()), config);
+    }
+
+    /** {@link #open(NvmlConfig)} with {@link NvmlConfig#defaults()}. */
+    public static NativeNvml open() {
+        return open(NvmlConfig.defaults());
+    }
+
+    /** The configuration this instance was opened with. */
+    public NvmlConfig config() {
+        return config;
+    }
+
+    @Override
+    public int deviceCount() {
+        return call(() -> NativeBridge.deviceCount(handle));
+    }
+
+    @Override
+    public String uuid(int index) {
+        return call(() -> text(NativeBridge.deviceUuid(handle, index)));
+    }
+
+    @Override
+    public String name(int index) {
+        return call(() -> text(NativeBridge.deviceName(handle, index)));
+    }
+
+    @Override
+    public MemoryInfo memory(int index) {
+        return call(() -> {
+            long[] m = NativeBridge.deviceMemory(handle, index);
+            return new MemoryInfo(m[0], m[1], m[2]);
+        });
+    }
+
+    @Override
+    public Utilization utilization(int index) {
+        return call(() -> {
+            int[] u = NativeBridge.deviceUtilization(handle, index);
+            return new Utilization(u[0], u[1]);
+        });
+    }
+
+    @Override
+    public String pciBusId(int index) {
+        return call(() -> text(NativeBridge.devicePciBusId(handle, index)));
+    }
+
+    @Override
+    public int numaNode(int index) {
+        String busId = pciBusId(index);
+        return NativeBridge.numaNode(config.sysfsRoot().toString(), busId);
+    }
+
+    @Override
+    public MigMode migMode(int index) {
+        return call(() -> {
+            try {
+                int[] mode = NativeBridge.deviceMigMode(handle, index);
+                return new MigMode(mode[0] != 0, mode[1] != 0);
+            } catch (NvmlException e) {
+                // GPUs (and drivers) without MIG answer NOT_SUPPORTED / lack the symbol: MIG is off
+                if (e.returnCode() == NvmlException.NOT_SUPPORTED
+                        || e.returnCode() == NvmlException.FUNCTION_NOT_FOUND) {
+                    return MigMode.DISABLED;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public XidEventSet openXidEvents(List<Integer> deviceIndices) {
+        return call(() -> {
+            long set = NativeBridge.eventSetCreate(handle);
+            List<Integer> registered = new ArrayList<>();
+            Map<Integer, NvmlException> failed = new LinkedHashMap<>();
+            for (int index : deviceIndices) {
+                try {
+                    NativeBridge.eventRegisterXid(handle, set, index);
+                    registered.add(index);
+                } catch (NvmlException e) {
+                    failed.put(index, e);
+                }
+            }
+            NativeXidEventSet events = new NativeXidEventSet(this, set, registered, failed);
+            openSets.add(events);
+            return events;
+        });
+    }
+
+    @Override
+    public void close() {
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (NativeXidEventSet set : openSets) {
+                try {
+                    set.freeLocked();
+                } catch (NvmlException ignored) {
+                    // nvmlShutdown below releases whatever the failed free left behind
+                }
+            }
+            openSets.clear();
+            NativeBridge.nvmlClose(handle);
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** Runs a native call under the read lock, so close cannot free the handle meanwhile. */
+    <T> T call(Supplier<T> nativeCall) {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                throw new NvmlException(NvmlException.UNINITIALIZED, "nvmlShutdown", "this NativeNvml is closed");
+            }
+            return nativeCall.get();
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    long handle() {
+        return handle;
+    }
+
+    void forget(NativeXidEventSet set) {
+        openSets.remove(set);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

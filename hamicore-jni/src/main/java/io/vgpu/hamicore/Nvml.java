@@ -1,0 +1,85 @@
+package io.vgpu.hamicore;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The NVML operations the node side needs: device enumeration and identity, memory, utilisation,
+ * topology (PCI bus id → NUMA node), MIG mode, and XID events for health.
+ *
+ * <p><b>Blocking contract.</b> Every method blocks the calling thread for the duration of the
+ * native call (tens of microseconds to, for a busy or wedged driver, seconds);
+ * {@link XidEventSet#await} blocks up to its timeout. Never call them on a Vert.x event loop: use
+ * {@code executeBlocking} or a named worker pool, and a dedicated thread ({@link XidWatcher}) for
+ * event waits.
+ *
+ * <p><b>Errors.</b> Every failure is an {@link NvmlException} carrying NVML's return code and the
+ * failing function; a missing library or driver fails at open time
+ * ({@link NativeNvml#open(NvmlConfig)}), a missing GPU with the code of the handle lookup.
+ *
+ * <p><b>Threading.</b> Implementations are thread-safe. After {@link #close()} every method
+ * throws {@link NvmlException} with code {@link NvmlException#UNINITIALIZED}.
+ *
+ * <p>Implementations: {@link NativeNvml} (the real library through JNI + {@code dlopen}) and
+ * {@link FakeNvml} (in memory, for tests of higher layers).
+ */
+public interface Nvml extends AutoCloseable {
+
+    /** Number of GPUs NVML sees ({@code nvmlDeviceGetCount_v2}). */
+    int deviceCount();
+
+    /** NVML UUID of the GPU at {@code index} ({@code nvmlDeviceGetUUID}). */
+    String uuid(int index);
+
+    /** NVML product name ({@code nvmlDeviceGetName}), e.g. {@code NVIDIA A100-SXM4-40GB}. */
+    String name(int index);
+
+    /** Frame-buffer memory ({@code nvmlDeviceGetMemoryInfo}); {@code NOT_SUPPORTED} on unified-memory parts. */
+    MemoryInfo memory(int index);
+
+    /** Utilisation rates ({@code nvmlDeviceGetUtilizationRates}). */
+    Utilization utilization(int index);
+
+    /** PCI bus id as NVML reports it ({@code nvmlDeviceGetPciInfo_v3}), e.g. {@code 00000000:3B:00.0}. */
+    String pciBusId(int index);
+
+    /**
+     * NUMA node of the GPU: {@code <sysfs>/bus/pci/devices/<bus id, lower case, 4-digit domain>/numa_node};
+     * 0 when the file is missing or holds a negative value (HAMi reports "no NUMA" as 0).
+     */
+    int numaNode(int index);
+
+    /** MIG mode ({@code nvmlDeviceGetMigMode}); {@link MigMode#DISABLED} for GPUs without MIG support. */
+    MigMode migMode(int index);
+
+    /**
+     * Creates an event set and registers {@code nvmlEventTypeXidCriticalError} for each of the
+     * given device indices. A device whose registration fails (including {@code NOT_SUPPORTED})
+     * is reported in {@link XidEventSet#failedDevices()} instead of failing the whole call, so the
+     * caller can mark just that device unhealthy (HAMi's rule).
+     *
+     * @throws NvmlException when the event set itself cannot be created
+     */
+    XidEventSet openXidEvents(List<Integer> deviceIndices);
+
+    /** Releases NVML ({@code nvmlShutdown}); closes event sets still open. Idempotent. */
+    @Override
+    void close();
+
+    /** Everything {@link GpuInfo} holds for one GPU; propagates the first failing call. */
+    default GpuInfo describe(int index) {
+        MemoryInfo memory = memory(index);
+        return new GpuInfo(index, uuid(index), name(index), memory.totalBytes(), memory.usedBytes(),
+                pciBusId(index), numaNode(index), migMode(index).enabled());
+    }
+
+    /** {@link #describe(int)} for every GPU, in index order. */
+    default List<GpuInfo> describeAll() {
+        int count = deviceCount();
+        List<GpuInfo> all = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            all.add(describe(i));
+        }
+        return List.copyOf(all);
+    }
+}

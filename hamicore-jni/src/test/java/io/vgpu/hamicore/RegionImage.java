@@ -1,0 +1,52 @@
+package io.vgpu.hamicore;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * A byte image built from the vectors' {@code writes[]}: {@code {offset, type, value}} applied to a
+ * zero-filled buffer, with types {@code i32}, {@code i64}, {@code u64} (little-endian),
+ * {@code ascii} and {@code bytes_hex}. Values above 2^53 are exact JSON integers.
+ */
+final class RegionImage {
+
+    private RegionImage() {
+    }
+
+    static byte[] zeroFilledWith(int size, JsonNode writes) {
+        byte[] image = new byte[size];
+        apply(image, writes);
+        return image;
+    }
+
+    static void apply(byte[] image, JsonNode writes) {
+        if (writes == null || writes.isNull()) {
+            return;
+        }
+        ByteBuffer view = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
+        for (JsonNode w : writes) {
+            int offset = w.get("offset").intValue();
+            JsonNode value = w.get("value");
+            switch (w.get("type").asText()) {
+                case "i32" -> view.putInt(offset, exact(value).intValueExact());
+                case "i64", "u64" -> view.putLong(offset, exact(value).longValue());
+                case "ascii" -> view.put(offset, value.asText().getBytes(StandardCharsets.US_ASCII));
+                case "bytes_hex" -> view.put(offset, HexFormat.of().parseHex(value.asText().replace(" ", "")));
+                default -> throw new IllegalArgumentException("unknown write type " + w.get("type"));
+            }
+        }
+    }
+
+    /** A JSON integer as an exact BigInteger (u64 values may exceed Long.MAX_VALUE). */
+    static BigInteger exact(JsonNode number) {
+        if (!number.isIntegralNumber()) {
+            throw new IllegalArgumentException("not an integer: " + number);
+        }
+        return number.bigIntegerValue();
+    }
+}
