@@ -5,9 +5,10 @@ import java.math.BigInteger;
 /**
  * The few Go {@code strconv} functions whose results and error texts HAMi's wire formats expose:
  * {@code ParseInt(s, 10, bits)}, {@code Atoi}, {@code ParseBool} and {@code Quote}. Error messages
- * are Go's, byte for byte ({@code strconv.ParseInt: parsing "x": invalid syntax}).
+ * are Go's, byte for byte ({@code strconv.ParseInt: parsing "x": invalid syntax}). Shared by the
+ * codecs and the scheduling core (user annotations follow the same Go parsing rules).
  */
-final class GoStrconv {
+public final class GoStrconv {
 
     private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
@@ -15,17 +16,17 @@ final class GoStrconv {
     }
 
     /** Go {@code strconv.ParseInt(s, 10, bitSize)}: optional sign, decimal digits, range of a signed {@code bitSize} integer. */
-    static Decoded<Long> parseInt(String s, int bitSize) {
+    public static Decoded<Long> parseInt(String s, int bitSize) {
         return parseSigned(s, bitSize, "ParseInt");
     }
 
     /** Go {@code strconv.Atoi(s)} on a 64-bit platform. */
-    static Decoded<Long> atoi(String s) {
+    public static Decoded<Long> atoi(String s) {
         return parseSigned(s, 64, "Atoi");
     }
 
     /** Go {@code strconv.ParseBool(s)}. */
-    static Decoded<Boolean> parseBool(String s) {
+    public static Decoded<Boolean> parseBool(String s) {
         return switch (s) {
             case "1", "t", "T", "TRUE", "true", "True" -> Decoded.ok(true);
             case "0", "f", "F", "FALSE", "false", "False" -> Decoded.ok(false);
@@ -81,7 +82,7 @@ final class GoStrconv {
      * characters, printable Unicode kept as is. A lone surrogate, which a Go string cannot hold, is
      * written as the escaped replacement character <code>&#92;ufffd</code>.
      */
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder out = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); ) {
             int cp = s.codePointAt(i);
