@@ -5,12 +5,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The gateway's command line and its only composition root. {@code simulate} runs the scheduling core
- * on a synthetic cluster in-process; the HTTP service ({@code serve}) is added by the gateway issue.
+ * The {@code vgpu-gateway} command line and its only composition root. {@code serve} runs the gateway
+ * (configured from {@code VGPU_*} environment variables, see {@link GatewayConfig}); {@code simulate}
+ * runs the scheduling core on a synthetic cluster in-process.
  */
 @Command(name = "vgpu-gateway", mixinStandardHelpOptions = true, version = "vgpu-gateway 0.1.0",
         description = "HAMi-compatible, leader-free GPU-sharing control plane for Kubernetes.",
-        subcommands = {SimulateCommand.class})
+        subcommands = {ServeCommand.class, SimulateCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,156 @@
+package io.vgpu.gateway;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.config.ConfigurationException;
+import io.vgpu.gateway.config.GoDuration;
+import io.vgpu.gateway.core.port.Readiness;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.webhook.WebhookDecider;
+import io.vgpu.gateway.http.ApiRoute;
+import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.http.GatewayVerticle;
+import io.vgpu.gateway.http.GatewayVertx;
+import io.vgpu.gateway.http.InFlightLimiter;
+import io.vgpu.gateway.http.MetricsVerticle;
+import io.vgpu.gateway.webhook.WebhookHandler;
+import io.vgpu.gateway.webhook.WebhookService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code vgpu-gateway serve}: the composition root (STYLE.md §3). Parses {@link GatewayConfig} (fail
+ * fast: exit status 2 with every problem listed), builds the services, deploys the API and metrics
+ * listeners, and on SIGTERM drains in-flight requests before exiting. Kubernetes informers and the
+ * Hazelcast store are not wired yet; until they are, {@code /readyz} is ready once listening.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Run the gateway: /webhook, /healthz, /readyz on VGPU_HTTP_PORT, /metrics on VGPU_METRICS_PORT.",
+            "Configured only by VGPU_* environment variables (see README, 'Running the gateway')."})
+final class ServeCommand implements Callable<Integer> {
+
+    /** Exit status when the configuration is unusable. */
+    static final int CONFIG_ERROR = 2;
+    /** Exit status when the listeners cannot start. */
+    static final int START_ERROR = 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Map<String, String> env;
+
+    ServeCommand() {
+        this(System.getenv());
+    }
+
+    ServeCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        GatewayConfig config;
+        try {
+            config = GatewayConfig.fromEnv(env);
+        } catch (ConfigurationException e) {
+            System.err.println(e.getMessage());
+            return CONFIG_ERROR;
+        }
+        LOG.info("starting vgpu-gateway: {}", config.redacted());
+        Running running;
+        try {
+            running = start(config).toCompletionStage().toCompletableFuture()
+                    .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());
+            return START_ERROR;
+        }
+        LOG.info("vgpu-gateway listening: api {}://{}:{} metrics http://{}:{}/metrics",
+                config.plainHttp() ? "http" : "https", config.bindAddress(), running.apiPort(), config.bindAddress(),
+                running.metricsPort());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("shutting down: draining in-flight requests for up to {}",
+                    GoDuration.format(config.shutdownTimeout()));
+            running.closeAndWait(config.shutdownTimeout().plusSeconds(5));
+            LOG.info("vgpu-gateway stopped");
+            stopped.countDown();
+        }, "vgpu-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * Builds the services and deploys the listeners.
+     *
+     * @return the running gateway once both listeners are bound
+     */
+    static Future<Running> start(GatewayConfig config) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Vertx vertx = GatewayVertx.create(registry);
+        GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
+        List<ApiRoute> routes = List.of(webhookRoute(config, metrics));
+        MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(), registry);
+        List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
+        int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
+        return vertx.deployVerticle(metricsVerticle)
+                .compose(id -> vertx.deployVerticle(() -> {
+                    GatewayVerticle v = new GatewayVerticle(config, routes, Readiness.ALWAYS);
+                    deployed.add(v);
+                    return v;
+                }, new DeploymentOptions().setInstances(instances)))
+                .map(id -> new Running(vertx, deployed.get(0).actualPort(), metricsVerticle.actualPort()))
+                .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e)));
+    }
+
+    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics) {
+        NvidiaConfig nvidia = config.nvidia();
+        // the informer that feeds quotas and usage comes with the Kubernetes adapters; until then: no quota
+        QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(), nvidia.memoryFactor());
+        WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
+                config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
+        WebhookHandler handler = new WebhookHandler(service, metrics);
+        InFlightLimiter limiter = new InFlightLimiter("/webhook", config.maxInFlight());
+        metrics.inFlight(limiter);
+        return new ApiRoute("/webhook", config.webhookMaxBodyBytes(), limiter, handler, handler);
+    }
+
+    /**
+     * A started gateway.
+     *
+     * @param vertx       its Vert.x instance
+     * @param apiPort     bound API port
+     * @param metricsPort bound metrics port
+     */
+    record Running(Vertx vertx, int apiPort, int metricsPort) {
+
+        /** Undeploys everything (draining the API listener) and closes Vert.x. */
+        Future<Void> close() {
+            return vertx.close();
+        }
+
+        /** {@link #close()} and waits for it, at most {@code timeout}; failures are logged. */
+        void closeAndWait(Duration timeout) {
+            try {
+                close().toCompletionStage().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                LOG.warn("shutdown did not complete cleanly: {}", e.toString());
+            }
+        }
+    }
+}

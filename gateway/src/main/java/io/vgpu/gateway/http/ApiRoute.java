@@ -1,0 +1,36 @@
+package io.vgpu.gateway.http;
+
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Objects;
+
+/**
+ * One {@code POST} endpoint of the API listener ({@code /webhook}, later {@code /filter} and
+ * {@code /bind}) as {@link GatewayVerticle} mounts it:
+ * <pre>
+ *   body (≤ maxBodyBytes, else rejections.bodyTooLarge)
+ *     → in-flight bound (else rejections.overloaded)
+ *     → handler
+ * </pre>
+ *
+ * @param path         the route path, e.g. {@code /webhook}
+ * @param maxBodyBytes the largest body read
+ * @param limiter      the endpoint's in-flight bound
+ * @param handler      handles the request once the body is read and a slot is taken; must end the response
+ * @param rejections   the endpoint's answers to overload and oversized bodies
+ */
+public record ApiRoute(String path, long maxBodyBytes, InFlightLimiter limiter, Handler<RoutingContext> handler,
+                       Rejections rejections) {
+
+    /** Requires every component. */
+    public ApiRoute {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(limiter, "limiter");
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(rejections, "rejections");
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("maxBodyBytes must be positive");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.vgpu.gateway.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.extender.ExtenderFilterResult;
+
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The rejections of the scheduler-extender verbs (spec §2.2–§2.3): HTTP 200 and the verb's result
+ * JSON with only {@code Error} set, because kube-scheduler discards the body of any non-200 answer.
+ * {@code /filter} answers a whole {@code ExtenderFilterResult}, {@code /bind} an
+ * {@code ExtenderBindingResult}.
+ */
+public final class ExtenderRejections implements Rejections {
+
+    /** The {@code Error} text past the in-flight bound. */
+    public static final String OVERLOADED = "overloaded";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Function<String, Object> resultWithError;
+    private final long maxBodyBytes;
+
+    private ExtenderRejections(Function<String, Object> resultWithError, long maxBodyBytes) {
+        this.resultWithError = resultWithError;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** For {@code POST /filter}: an {@code ExtenderFilterResult} with only {@code Error}. */
+    public static ExtenderRejections filter(long maxBodyBytes) {
+        return new ExtenderRejections(ExtenderFilterResult::error, maxBodyBytes);
+    }
+
+    /** For {@code POST /bind}: {@code {"Error": …}}. */
+    public static ExtenderRejections bind(long maxBodyBytes) {
+        return new ExtenderRejections(message -> Map.of("Error", message), maxBodyBytes);
+    }
+
+    @Override
+    public void overloaded(RoutingContext ctx) {
+        write(ctx, OVERLOADED);
+    }
+
+    @Override
+    public void bodyTooLarge(RoutingContext ctx) {
+        write(ctx, "request body exceeds " + maxBodyBytes + " bytes");
+    }
+
+    private void write(RoutingContext ctx, String message) {
+        byte[] body;
+        try {
+            body = MAPPER.writeValueAsBytes(resultWithError.apply(message));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("extender result not serialisable", e);
+        }
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(Buffer.buffer(body));
+    }
+}

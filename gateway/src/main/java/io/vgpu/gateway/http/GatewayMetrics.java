@@ -1,0 +1,79 @@
+package io.vgpu.gateway.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway's own request metrics, each tagged with {@code replica} (so that dashboards can tell
+ * replicas apart even where the scrape adds no pod label). Prometheus names:
+ * <ul>
+ *   <li>{@code vgpu_webhook_duration_seconds{outcome,replica}}: histogram of webhook handling time;</li>
+ *   <li>{@code vgpu_http_overloaded_total{endpoint,replica}}: requests answered "overloaded";</li>
+ *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now.</li>
+ * </ul>
+ * HAMi's own metric names (spec §13) are registered elsewhere, without the replica tag. Thread-safe.
+ */
+public final class GatewayMetrics {
+
+    /** Latency buckets (seconds): admission and extender calls should take milliseconds. */
+    private static final Duration[] BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
+        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
+        Duration.ofSeconds(10)};
+
+    private final MeterRegistry registry;
+    private final String replica;
+    private final Map<String, Timer> webhookTimers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> overloaded = new ConcurrentHashMap<>();
+
+    /**
+     * @param registry where the meters live (the registry the metrics endpoint scrapes)
+     * @param replica  this replica's name
+     */
+    public GatewayMetrics(MeterRegistry registry, String replica) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.replica = Objects.requireNonNull(replica, "replica");
+    }
+
+    /** The registry. */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Records one webhook request that took {@code nanos} and ended with {@code outcome}. */
+    public void webhook(String outcome, long nanos) {
+        webhookTimers.computeIfAbsent(outcome, o -> Timer.builder("vgpu.webhook.duration")
+                        .description("Time to answer one AdmissionReview")
+                        .tags("outcome", o, "replica", replica)
+                        .serviceLevelObjectives(BUCKETS)
+                        .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts one request to {@code endpoint} answered "overloaded". */
+    public void overloaded(String endpoint) {
+        overloaded.computeIfAbsent(endpoint, e -> Counter.builder("vgpu.http.overloaded")
+                        .description("Requests answered overloaded because the in-flight bound was reached")
+                        .tags("endpoint", e, "replica", replica)
+                        .register(registry))
+                .increment();
+    }
+
+    /** Publishes the in-flight count of {@code limiter}. */
+    public void inFlight(InFlightLimiter limiter) {
+        Gauge.builder("vgpu.http.in.flight", limiter, InFlightLimiter::inFlight)
+                .description("Requests being handled now")
+                .strongReference(true)
+                .tags("endpoint", limiter.endpoint(), "replica", replica)
+                .register(registry);
+    }
+}
