@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,10 +39,12 @@ import java.util.regex.Pattern;
  *   <li>Every request is recorded ({@link #requests()}) with method, path, content type and body, for
  *       byte-exact assertions on patch bodies.</li>
  *   <li>Faults: {@link #loseNextResponse} applies the next matching request and then answers 500, as if the
- *       response had been lost; {@link #beforeNext} runs a hook (e.g. a concurrent write) just before the next
- *       matching request is applied.</li>
+ *       response had been lost; {@link #failNext} answers it with an error status without applying it;
+ *       {@link #beforeNext} runs a hook (e.g. a concurrent write) just before it is applied.</li>
  * </ul>
- * The CRUD mock already rejects a merge patch whose {@code metadata.resourceVersion} is stale with 409.
+ * The CRUD mock already rejects a merge patch whose {@code metadata.resourceVersion} is stale with 409. It
+ * matches field selectors only on metadata fields; {@link SchedulerNameFields} teaches it
+ * {@code spec.schedulerName}, which the gateway's pod informers select on.
  * Runs no admission webhooks. Use one namespace per test (and distinct node names), as the server is shared.
  */
 public final class MockApiServer implements AutoCloseable {
@@ -78,10 +81,14 @@ public final class MockApiServer implements AutoCloseable {
     public record BindingRequest(String namespace, String pod, String uid, String node, int status) {
     }
 
-    private record Fault(String method, Predicate<String> path, Runnable before, boolean loseResponse) {
+    private record Fault(String method, Predicate<String> path, Runnable before, boolean loseResponse,
+                         MockResponse answer) {
     }
 
     private MockApiServer() {
+        SchedulerNameFields.install(crud);
+        // the mock web server logs every request through java.util.logging at INFO
+        java.util.logging.Logger.getLogger(MockWebServer.class.getName()).setLevel(Level.WARNING);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new Wrapped(), false);
         server.init();
     }
@@ -117,14 +124,24 @@ public final class MockApiServer implements AutoCloseable {
         return List.copyOf(bindings);
     }
 
+    /** The binding requests for pods in {@code namespace}. */
+    public List<BindingRequest> bindings(String namespace) {
+        return bindings.stream().filter(b -> b.namespace().equals(namespace)).toList();
+    }
+
     /** The next request with {@code method} on exactly {@code path} is applied, then answered with 500. */
     public void loseNextResponse(String method, String path) {
-        faults.add(new Fault(method, path::equals, () -> { }, true));
+        faults.add(new Fault(method, path::equals, () -> { }, true, null));
+    }
+
+    /** The next request with {@code method} on exactly {@code path} is not applied but answered with a Status. */
+    public void failNext(String method, String path, int status, String message) {
+        faults.add(new Fault(method, path::equals, () -> { }, false, status(status, "Injected", message)));
     }
 
     /** Runs {@code hook} (with this server, to write directly) just before the next such request is applied. */
     public void beforeNext(String method, String path, Consumer<MockApiServer> hook) {
-        faults.add(new Fault(method, path::equals, () -> hook.accept(this), false));
+        faults.add(new Fault(method, path::equals, () -> hook.accept(this), false, null));
     }
 
     /**
@@ -158,6 +175,9 @@ public final class MockApiServer implements AutoCloseable {
             Fault fault = takeFault(request);
             if (fault != null) {
                 fault.before().run();
+                if (fault.answer() != null) {
+                    return fault.answer();
+                }
             }
             Matcher binding = BINDING.matcher(request.getPath());
             MockResponse response = "POST".equals(request.getMethod()) && binding.matches()
@@ -224,10 +244,11 @@ public final class MockApiServer implements AutoCloseable {
                     .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
         }
 
-        private MockResponse status(int code, String reason, String message) {
-            return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                    + "\"metadata\":{},\"status\":\"Failure\",\"message\":" + JSON.asJson(message) + ",\"reason\":\""
-                    + reason + "\",\"code\":" + code + "}");
-        }
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                + "\"metadata\":{},\"status\":\"Failure\",\"message\":" + JSON.asJson(message) + ",\"reason\":\""
+                + reason + "\",\"code\":" + code + "}");
     }
 }

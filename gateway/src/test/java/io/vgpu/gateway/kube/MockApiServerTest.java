@@ -50,7 +50,7 @@ class MockApiServerTest {
 
         assertThat(r.status()).isEqualTo(201);
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isEqualTo("n1");
-        assertThat(server.bindings()).contains(new MockApiServer.BindingRequest(ns, "p",
+        assertThat(server.bindings(ns)).containsExactly(new MockApiServer.BindingRequest(ns, "p",
                 created.getMetadata().getUid(), "n1", 201));
     }
 
@@ -115,6 +115,17 @@ class MockApiServerTest {
 
         assertThat(r.status()).isEqualTo(500);
         assertThat(client.pods().inNamespace(ns).withName("p").get().getMetadata().getLabels()).containsEntry("x", "1");
+    }
+
+    @Test
+    void podFieldSelectorOnSchedulerNameIsHonoured() {
+        client.resource(pod(ns, "ours").scheduler("hami-scheduler").build()).create();
+        client.resource(pod(ns, "theirs").build()).create();
+
+        var names = client.pods().inNamespace(ns).withField("spec.schedulerName", "hami-scheduler").list().getItems()
+                .stream().map(p -> p.getMetadata().getName()).toList();
+
+        assertThat(names).containsExactly("ours");
     }
 
     private static String binding(String pod, String uid, String node) {
