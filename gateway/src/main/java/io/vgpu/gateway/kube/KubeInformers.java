@@ -77,8 +77,9 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     }
 
     /**
-     * Starts every informer. The stage completes once all have listed (synced), or fails with the first
-     * start failure. Informers keep retrying their watches after transient errors.
+     * Starts every informer without blocking. The stage completes once all have listed (synced). While the API
+     * server is unreachable the informers keep retrying, so the stage may take long: put a timeout on it and
+     * use {@link #hasSynced()} for readiness. A failure to even build an informer fails the stage.
      */
     public CompletionStage<Void> start() {
         try {
@@ -251,7 +252,7 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
 
     /** A pod known to at least one selection. Guarded by {@link #delivery}. */
     private static final class PodEntry {
-        private ObservedPod pod;
+        private volatile ObservedPod pod; // written under the lock, read by ClusterCache lookups
         private final Set<String> sources = new HashSet<>(4);
 
         PodEntry(ObservedPod pod) {
