@@ -1,0 +1,53 @@
+package io.vgpu.gateway.core.port;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Records Kubernetes Events on pods (spec §14): the "why is my pod pending" answer. Fire-and-forget: the
+ * caller never waits for the write and never fails because of it.
+ *
+ * <p>Contract for implementations: {@link #record} returns at once without blocking; when the sink is
+ * overloaded (too many writes in flight) it drops the event rather than queue it; the stage completes with
+ * true when the Event was written and false when it was dropped or refused, and never completes
+ * exceptionally. The source component is the scheduler name.
+ */
+public interface EventSink {
+
+    /** A sink that records nothing (simulation, tests). */
+    EventSink NONE = (pod, event) -> CompletableFuture.completedFuture(false);
+
+    /**
+     * Writes one Event whose involvedObject is {@code pod}.
+     *
+     * @return true when written, false when dropped or refused
+     */
+    CompletionStage<Boolean> record(PodKey pod, SchedulerEvent event);
+
+    /** {@code FilteringSucceed}; see {@link SchedulerEvent#filteringSucceeded}. */
+    default void filteringSucceeded(PodKey pod, String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
+        record(pod, SchedulerEvent.filteringSucceeded(chosen, requestedNodes, rankedBestFirst));
+    }
+
+    /** {@code FilteringFailed} per reason word plus the summary; see {@link SchedulerEvent#filteringFailed}. */
+    default void filteringFailed(PodKey pod, Map<String, String> failedNodes, int requestedNodes) {
+        SchedulerEvent.filteringFailed(failedNodes, requestedNodes).forEach(e -> record(pod, e));
+    }
+
+    /** {@code FilteringFailed} with an error text. */
+    default void filteringError(PodKey pod, String error) {
+        record(pod, SchedulerEvent.filteringError(error));
+    }
+
+    /** {@code BindingSucceed}. */
+    default void bindingSucceeded(PodKey pod, String node) {
+        record(pod, SchedulerEvent.bindingSucceeded(node, pod.namespace(), pod.name()));
+    }
+
+    /** {@code BindingFailed} with an error text. */
+    default void bindingFailed(PodKey pod, String error) {
+        record(pod, SchedulerEvent.bindingFailed(error));
+    }
+}

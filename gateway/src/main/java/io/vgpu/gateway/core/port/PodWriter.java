@@ -1,0 +1,42 @@
+package io.vgpu.gateway.core.port;
+
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), implemented over the Kubernetes
+ * API. Every method is non-blocking: it returns at once and the stage completes on a client thread (bridge
+ * it back to your context). Stages never complete exceptionally: failures are outcome values. Each call
+ * has its own timeout; a timed-out write reports {@link WriteOutcome.Unreachable} and may still land.
+ */
+public interface PodWriter {
+
+    /**
+     * Merge-patches the {@code /filter} annotations and labels into the pod, with the exact body of spec
+     * §6.2 ({@code {"metadata":{"annotations":{...},"labels":{...}}}}, keys sorted). Idempotent: repeating
+     * the same patch changes nothing.
+     *
+     * @param pod         the pod
+     * @param annotations e.g. {@code FilterAnnotations.annotations(chosen, now)}
+     * @param labels      e.g. {@code FilterAnnotations.labels(chosen)}; empty for none
+     */
+    CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+                                                         Map<String, String> labels);
+
+    /**
+     * Merge-patches {@code hami.io/bind-phase=<phase>} and {@code hami.io/bind-time=<seconds>} (spec §6.2
+     * bind body). Idempotent.
+     *
+     * @param phase           normally {@code allocating}
+     * @param bindTimeSeconds Unix seconds
+     */
+    CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds);
+
+    /**
+     * Binds the pod: {@code POST pods/{name}/binding} with
+     * {@code Binding{metadata:{name, uid}, target:{kind:"Node", name:node}}} (the UID, when known, makes the
+     * API server refuse a re-created pod of the same name). Idempotent: a pod already bound to {@code node}
+     * answers {@link BindOutcome.Bound} with {@code alreadyBound = true}.
+     */
+    CompletionStage<BindOutcome> bind(PodKey pod, String node);
+}

@@ -1,0 +1,169 @@
+package io.vgpu.gateway.core.port;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One Kubernetes Event the scheduler records on a pod (spec §14), with HAMi's exact reasons and messages.
+ * The factories are pure; an {@link EventSink} writes the result.
+ *
+ * <pre>
+ *  FilteringSucceed Normal   find fit node(&lt;node&gt;), &lt;N-M&gt; nodes not fit, &lt;M&gt; nodes fit(&lt;node&gt;:&lt;score %.2f&gt;,...)
+ *  FilteringFailed  Warning  &lt;k&gt; nodes &lt;Reason&gt;(&lt;sorted nodes&gt;)      one per reason word, only when nothing fits
+ *                            no available node, &lt;N&gt; nodes do not meet
+ *                            &lt;error text&gt;
+ *  BindingSucceed   Normal   Successfully binding node [&lt;node&gt;] to &lt;ns&gt;/&lt;name&gt;
+ *  BindingFailed    Warning  &lt;error text&gt;
+ * </pre>
+ *
+ * @param reason  the Event reason, e.g. {@code FilteringFailed}
+ * @param type    Normal or Warning
+ * @param message the Event message
+ */
+public record SchedulerEvent(String reason, Type type, String message) {
+
+    /** Reason of a successful filter. */
+    public static final String FILTERING_SUCCEED = "FilteringSucceed";
+    /** Reason of a failed filter. */
+    public static final String FILTERING_FAILED = "FilteringFailed";
+    /** Reason of a successful bind. */
+    public static final String BINDING_SUCCEED = "BindingSucceed";
+    /** Reason of a failed bind. */
+    public static final String BINDING_FAILED = "BindingFailed";
+
+    /** Kubernetes Event types. */
+    public enum Type {
+        /** {@code Normal}. */
+        Normal,
+        /** {@code Warning}. */
+        Warning
+    }
+
+    /** Requires every field. */
+    public SchedulerEvent {
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(type, "type");
+        message = message == null ? "" : message;
+    }
+
+    /**
+     * {@code find fit node(<chosen>), <N-M> nodes not fit, <M> nodes fit(<node>:<score>,...)}.
+     *
+     * @param chosen         the node the pod was reserved on
+     * @param requestedNodes N, the number of {@code NodeNames} in the request
+     * @param rankedBestFirst every fitting node, best first (as {@code FilterDecision.Fits.ranked}); HAMi
+     *                        lists them in its sort order, best last, so the list is printed reversed
+     */
+    public static SchedulerEvent filteringSucceeded(String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
+        List<ScoredNode> hamiOrder = new ArrayList<>(rankedBestFirst);
+        Collections.reverse(hamiOrder);
+        StringBuilder scores = new StringBuilder();
+        for (ScoredNode n : hamiOrder) {
+            if (scores.length() > 0) {
+                scores.append(',');
+            }
+            scores.append(n.node()).append(':').append(twoDecimals(n.score()));
+        }
+        String message = "find fit node(" + chosen + "), " + (requestedNodes - hamiOrder.size()) + " nodes not fit, "
+                + hamiOrder.size() + " nodes fit(" + scores + ")";
+        return new SchedulerEvent(FILTERING_SUCCEED, Type.Normal, message);
+    }
+
+    /**
+     * The events of a filter where nothing fits: one {@code <k> nodes <Reason>(<nodes>)} per reason word found
+     * in the failure texts (ordered by reason word; HAMi's order is Go map order), then
+     * {@code no available node, <N> nodes do not meet}. Failure texts that are not
+     * {@code "<cnt>/<total> <Word>"} lists (e.g. {@code node unregistered}) name no reason word.
+     *
+     * @param failedNodes    node → failure text, as in {@code FailedNodes}
+     * @param requestedNodes N, the number of {@code NodeNames} in the request
+     */
+    public static List<SchedulerEvent> filteringFailed(Map<String, String> failedNodes, int requestedNodes) {
+        Map<String, List<String>> nodesByReason = new TreeMap<>();
+        failedNodes.forEach((node, text) -> parseReasons(text).keySet()
+                .forEach(word -> nodesByReason.computeIfAbsent(word, k -> new ArrayList<>()).add(node)));
+        List<SchedulerEvent> out = new ArrayList<>(nodesByReason.size() + 1);
+        nodesByReason.forEach((word, nodes) -> {
+            Collections.sort(nodes);
+            out.add(warning(FILTERING_FAILED, nodes.size() + " nodes " + word + "(" + String.join(",", nodes) + ")"));
+        });
+        out.add(warning(FILTERING_FAILED, "no available node, " + requestedNodes + " nodes do not meet"));
+        return List.copyOf(out);
+    }
+
+    /** A {@code FilteringFailed} warning carrying an error text (invalid request, failed patch, ...). */
+    public static SchedulerEvent filteringError(String error) {
+        return warning(FILTERING_FAILED, error);
+    }
+
+    /** {@code Successfully binding node [<node>] to <ns>/<name>}. */
+    public static SchedulerEvent bindingSucceeded(String node, String namespace, String name) {
+        return new SchedulerEvent(BINDING_SUCCEED, Type.Normal,
+                "Successfully binding node [" + node + "] to " + namespace + "/" + name);
+    }
+
+    /** A {@code BindingFailed} warning carrying the error text. */
+    public static SchedulerEvent bindingFailed(String error) {
+        return warning(BINDING_FAILED, error);
+    }
+
+    /**
+     * HAMi's {@code ParseReason}: the reason words and counts of a failure text made of
+     * {@code ", "}-separated {@code "<cnt>/<total> <Word>"} parts. Malformed parts are skipped; a text with
+     * none gives an empty map.
+     */
+    public static Map<String, Integer> parseReasons(String text) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        if (text == null || text.isEmpty()) {
+            return out;
+        }
+        for (String part : text.split(", ")) {
+            int space = part.indexOf(' ');
+            int slash = part.indexOf('/');
+            if (space < 0 || slash < 0 || slash > space) {
+                continue;
+            }
+            String word = part.substring(space + 1).trim();
+            Integer count = parseCount(part.substring(0, slash));
+            if (count == null || word.isEmpty() || word.contains(" ") || parseCount(part.substring(slash + 1, space)) == null) {
+                continue;
+            }
+            out.put(word, count);
+        }
+        return out;
+    }
+
+    private static Integer parseCount(String digits) {
+        if (digits.isEmpty() || digits.length() > 9) {
+            return null;
+        }
+        for (int i = 0; i < digits.length(); i++) {
+            if (!Character.isDigit(digits.charAt(i))) {
+                return null;
+            }
+        }
+        return Integer.parseInt(digits);
+    }
+
+    private static SchedulerEvent warning(String reason, String message) {
+        return new SchedulerEvent(reason, Type.Warning, message);
+    }
+
+    /** Go's {@code %.2f} of a float32: the exact binary value rounded half-to-even to two places. */
+    static String twoDecimals(float score) {
+        if (Float.isNaN(score)) {
+            return "NaN";
+        }
+        if (Float.isInfinite(score)) {
+            return score > 0 ? "+Inf" : "-Inf";
+        }
+        return new BigDecimal(score).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+    }
+}

@@ -1,0 +1,60 @@
+package io.vgpu.gateway.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.vertx.core.Vertx;
+
+import java.io.File;
+
+/**
+ * Builds the fabric8 client on fabric8's Vert.x 5 HTTP client, from a kubeconfig file or in-cluster
+ * configuration. The one place where fabric8 client options are chosen.
+ */
+public final class KubeClientFactory {
+
+    private KubeClientFactory() {
+    }
+
+    /**
+     * A client for {@code config}.
+     *
+     * @param config connection settings
+     * @param vertx  the Vertx instance whose event loops carry the HTTP traffic (the gateway's own), or
+     *               null to let fabric8 start a private one
+     */
+    public static KubernetesClient create(KubeClientConfig config, Vertx vertx) {
+        return builder(fabric8Config(config), vertx).build();
+    }
+
+    /** A builder with our HTTP client factory and {@code fabric8Config} (tests point it at a mock server). */
+    static KubernetesClientBuilder builder(Config fabric8Config, Vertx vertx) {
+        Vertx5HttpClientFactory http = vertx == null ? new Vertx5HttpClientFactory() : new Vertx5HttpClientFactory(vertx);
+        return new KubernetesClientBuilder().withConfig(fabric8Config).withHttpClientFactory(http);
+    }
+
+    /** The fabric8 configuration: where to connect, plus our timeouts and retries. */
+    static Config fabric8Config(KubeClientConfig config) {
+        Config fabric8 = isBlank(config.kubeconfig())
+                ? Config.autoConfigure(blankToNull(config.context()))
+                : Config.fromKubeconfig(blankToNull(config.context()), new File(config.kubeconfig()));
+        return tune(fabric8, config);
+    }
+
+    /** Applies our request timeout and retry settings to a fabric8 configuration. */
+    static Config tune(Config fabric8, KubeClientConfig config) {
+        fabric8.setRequestTimeout((int) config.requestTimeout().toMillis());
+        fabric8.setRequestRetryBackoffLimit(config.retries());
+        fabric8.setRequestRetryBackoffInterval(100);
+        return fabric8;
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static String blankToNull(String s) {
+        return isBlank(s) ? null : s;
+    }
+}

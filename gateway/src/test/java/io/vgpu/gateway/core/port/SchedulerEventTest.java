@@ -1,0 +1,87 @@
+package io.vgpu.gateway.core.port;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+class SchedulerEventTest {
+
+    static Stream<Arguments> reasonTexts() {
+        return Stream.of(
+                arguments("base", "3/8 CardInsufficientMemory, 2/8 CardInsufficientCore, 3/8 CardNotHealth",
+                        Map.of("CardInsufficientMemory", 3, "CardInsufficientCore", 2, "CardNotHealth", 3)),
+                arguments("empty", "", Map.of()),
+                arguments("malformed", "invalid_reason_format", Map.of()),
+                arguments("single", "4/4 CardTypeMismatch", Map.of("CardTypeMismatch", 4)),
+                arguments("plain word", "NodeInsufficientDevice", Map.of()),
+                arguments("phrase", "node unregistered", Map.of()),
+                arguments("non-numeric count", "x/4 CardTypeMismatch", Map.of()),
+                arguments("mixed", "1/2 CardCordoned, garbage, 1/2 NumaNotFit", Map.of("CardCordoned", 1, "NumaNotFit", 1)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("reasonTexts")
+    void parsesHamisReasonTexts(String name, String text, Map<String, Integer> expected) {
+        assertThat(SchedulerEvent.parseReasons(text)).isEqualTo(expected);
+    }
+
+    @Test
+    void filteringSucceededListsFitsWorstFirstAsHamiSortsThem() {
+        SchedulerEvent e = SchedulerEvent.filteringSucceeded("n3", 5,
+                List.of(new ScoredNode("n3", 9.5f), new ScoredNode("n1", 3f), new ScoredNode("n2", 0f)));
+
+        assertThat(e).isEqualTo(new SchedulerEvent("FilteringSucceed", SchedulerEvent.Type.Normal,
+                "find fit node(n3), 2 nodes not fit, 3 nodes fit(n2:0.00,n1:3.00,n3:9.50)"));
+    }
+
+    static Stream<Arguments> scores() {
+        return Stream.of(
+                arguments(0.125f, "0.12"),   // exact binary tie: Go rounds half to even
+                arguments(0.375f, "0.38"),
+                arguments(1.005f, "1.00"),   // 1.00499999523... in float32
+                arguments(6.6666665f, "6.67"),
+                arguments(-0.5f, "-0.50"),
+                arguments(30f, "30.00"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("scores")
+    void scoresPrintLikeGoPercentTwoF(float score, String expected) {
+        assertThat(SchedulerEvent.twoDecimals(score)).isEqualTo(expected);
+    }
+
+    @Test
+    void filteringFailedGroupsNodesByReasonWordThenSummarises() {
+        Map<String, String> failed = new LinkedHashMap<>();
+        failed.put("b", "1/1 CardInsufficientMemory");
+        failed.put("a", "2/2 CardInsufficientMemory, 1/2 CardNotHealth");
+        failed.put("c", "node unregistered");
+
+        List<SchedulerEvent> events = SchedulerEvent.filteringFailed(failed, 3);
+
+        assertThat(events).extracting(SchedulerEvent::message).containsExactly(
+                "2 nodes CardInsufficientMemory(a,b)",
+                "1 nodes CardNotHealth(a)",
+                "no available node, 3 nodes do not meet");
+        assertThat(events).extracting(SchedulerEvent::type).containsOnly(SchedulerEvent.Type.Warning);
+        assertThat(events).extracting(SchedulerEvent::reason).containsOnly("FilteringFailed");
+    }
+
+    @Test
+    void bindingEventsCarryHamisTexts() {
+        assertThat(SchedulerEvent.bindingSucceeded("n1", "ns", "p").message())
+                .isEqualTo("Successfully binding node [n1] to ns/p");
+        assertThat(SchedulerEvent.bindingFailed("node n1 is locked: node lock contention"))
+                .isEqualTo(new SchedulerEvent("BindingFailed", SchedulerEvent.Type.Warning,
+                        "node n1 is locked: node lock contention"));
+    }
+}
