@@ -1,6 +1,7 @@
 package io.vgpu.state.store;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.logging.ILogger;
@@ -8,6 +9,7 @@ import com.hazelcast.logging.Logger;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.Partition;
 import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
@@ -48,6 +50,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -59,13 +63,14 @@ import java.util.logging.Level;
  * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
  * parallel. Local reads come from listener-fed snapshots of the node and quota maps.
  *
- * <p>Threading: no method blocks except {@link #start} and {@link #attach} (member start-up and the initial
- * snapshot load: call them from the composition root, not from an event loop). Returned stages complete on the
- * callback executor given at start (default: a small daemon pool owned by this object).
+ * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
+ * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
+ * daemon pool owned by this object). The local views are complete once {@link #ready()} has completed.
  */
 public final class HazelcastClusterState implements ClusterState {
 
     private static final ILogger LOG = Logger.getLogger(HazelcastClusterState.class);
+    private static final long LOAD_RETRY_MILLIS = 250;
 
     private final HazelcastInstance member;
     private final boolean ownsMember;
@@ -79,6 +84,8 @@ public final class HazelcastClusterState implements ClusterState {
     private final Stages stages;
     private final UUID nodeListener;
     private final UUID quotaListener;
+    private final ScheduledExecutorService loader;
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
     private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
                                   ExecutorService ownedExecutor) {
@@ -91,23 +98,73 @@ public final class HazelcastClusterState implements ClusterState {
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
         this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
         this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
-        nodeSnapshot.load(Map.copyOf(nodes));
-        quotaSnapshot.load(Map.copyOf(quotas));
+        this.loader = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "vgpu-store-snapshot-loader");
+            t.setDaemon(true);
+            return t;
+        });
+        loader.execute(this::loadSnapshots);
     }
 
     /**
-     * Starts an embedded member with {@link HazelcastMemberConfig#build}, joins the cluster and loads the local
-     * snapshot. Blocking. Callbacks run on a small daemon pool owned by the returned object.
+     * Reads both maps once (after the listeners were registered) into the local snapshots; retried until it works,
+     * since a replica that starts on the minority side of a quorum cannot read yet.
+     */
+    private void loadSnapshots() {
+        try {
+            Map<String, NodeState> allNodes = Map.copyOf(nodes);
+            Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
+            nodeSnapshot.load(allNodes);
+            quotaSnapshot.load(allQuotas);
+            ready.complete(null);
+            loader.shutdown();
+        } catch (RuntimeException e) {
+            if (!member.getLifecycleService().isRunning()) {
+                ready.completeExceptionally(Stages.translate("load the state", e));
+                loader.shutdown();
+                return;
+            }
+            LOG.log(Level.FINE, "state not loaded yet, retrying: " + e.getMessage());
+            loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Completes once the local views ({@link #nodes}, {@link #node}, {@link #nodeState}, {@link #quota}) hold the
+     * whole shared state, i.e. after the first successful read of both maps (a replica on the minority side of a
+     * quorum waits for the quorum). Gate {@code /readyz} on it.
+     */
+    public CompletionStage<Void> ready() {
+        return ready.copy();
+    }
+
+    /**
+     * Starts an embedded member with {@link HazelcastMemberConfig#build} and joins the cluster (blocking); the local
+     * snapshot then loads in the background ({@link #ready()}). Callbacks run on a small daemon pool owned by the
+     * returned object.
      */
     public static HazelcastClusterState start(StoreConfig config) {
+        return start(HazelcastMemberConfig.build(config));
+    }
+
+    /**
+     * Like {@link #start(StoreConfig)} with a member configuration built by {@link HazelcastMemberConfig#build} and
+     * then adjusted by the caller (e.g. another discovery mechanism, shorter join waits in tests). Blocking.
+     */
+    public static HazelcastClusterState start(Config memberConfig) {
         ExecutorService pool = callbackPool();
-        return new HazelcastClusterState(Hazelcast.newHazelcastInstance(HazelcastMemberConfig.build(config)), true,
-                pool, pool);
+        try {
+            return new HazelcastClusterState(Hazelcast.newHazelcastInstance(memberConfig), true, pool, pool);
+        } catch (RuntimeException e) {
+            pool.shutdown();
+            throw e;
+        }
     }
 
     /**
      * Uses a member started by the caller, whose configuration came from {@link HazelcastMemberConfig#build}
-     * (serializers and maps); {@link #shutdown()} then leaves the member running. Blocking (initial load).
+     * (serializers and maps); {@link #shutdown()} then leaves the member running. The local snapshot loads in the
+     * background ({@link #ready()}).
      *
      * @param callbacks where returned stages complete (e.g. a worker pool); never the common ForkJoin pool on
      *                  small machines
@@ -135,6 +192,8 @@ public final class HazelcastClusterState implements ClusterState {
                     member.shutdown();
                 }
             }
+            loader.shutdownNow();
+            ready.completeExceptionally(new ClusterStateUnavailableException("the store was shut down", null));
             if (ownedExecutor != null) {
                 ownedExecutor.shutdown();
             }

@@ -18,12 +18,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Real embedded members on 127.0.0.1 for component tests: a random cluster name and port range per cluster (so
@@ -68,18 +71,46 @@ final class StoreFixtures {
         return config;
     }
 
-    /** Starts {@code count} members one after the other and attaches a store to each. */
+    /**
+     * Starts {@code count} members one after the other, attaches a store to each and waits until the cluster is
+     * formed and safe (every backup in sync: before that, losing a member may lose entries) and every store is
+     * ready.
+     */
     static List<HazelcastClusterState> start(StoreConfig store, int count) {
         List<HazelcastClusterState> states = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             states.add(startOne(store));
         }
+        awaitFormed(states);
         return states;
+    }
+
+    static void awaitFormed(List<HazelcastClusterState> states) {
+        eventually(Duration.ofSeconds(30), () -> states.forEach(s -> {
+            assertThat(s.member().getCluster().getMembers()).hasSize(states.size());
+            assertThat(s.member().getPartitionService().isClusterSafe()).isTrue();
+        }));
+        states.forEach(s -> join(s.ready()));
     }
 
     static HazelcastClusterState startOne(StoreConfig store) {
         HazelcastInstance member = Hazelcast.newHazelcastInstance(memberConfig(store));
         return HazelcastClusterState.attach(member, CALLBACKS);
+    }
+
+    /** Starts a member owned by its store: {@link HazelcastClusterState#shutdown()} leaves the cluster. */
+    static HazelcastClusterState startOwning(StoreConfig store) {
+        return HazelcastClusterState.start(memberConfig(store));
+    }
+
+    /** The failure of a stage that must fail (the exception it was completed with, unwrapped once). */
+    static Throwable failure(CompletionStage<?> stage) {
+        Throwable error = stage.toCompletableFuture().handle((v, e) -> e).join();
+        if (error == null) {
+            throw new AssertionError("the stage succeeded");
+        }
+        return error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error;
     }
 
     /** Stops every member at once (teardown: no graceful migration needed). */
