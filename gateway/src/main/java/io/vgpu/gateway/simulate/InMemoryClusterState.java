@@ -25,7 +25,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * {@link ClusterState} kept in one process, for {@code simulate} and tests: the same contract as the
@@ -165,6 +167,12 @@ public final class InMemoryClusterState implements ClusterState {
     @Override
     public boolean ownsNode(String node) {
         return true;
+    }
+
+    /** Never called: one process owns every key and nothing is ever lost or moved. */
+    @Override
+    public void onResync(Consumer<Predicate<String>> resync) {
+        // nothing moves between replicas here
     }
 
     /** Pods charged on {@code node} (reserved or bound) and their allocations, in UID order. */

@@ -3,6 +3,8 @@ package io.vgpu.state.model;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The cluster's GPU state shared by every gateway replica: the port the Hazelcast store implements
@@ -175,6 +177,15 @@ public interface ClusterState {
 
     /** The local copy of one namespace's quota, or {@link QuotaState#absent} when none. Never blocks. */
     QuotaState quota(String namespace);
+
+    /**
+     * Registers {@code resync}, called with a predicate over node names and namespaces whenever this replica must
+     * re-ingest the matching ones from its informer cache (DESIGN.md §3 "Ingest once"): it became their owner
+     * (migration, or promotion after a replica left), or their entries were lost with every copy. The predicate
+     * only matches keys this replica owns when it is evaluated. Runs on a store thread: hand the work over, do not
+     * block. Until the re-ingest is done those nodes should not be offered to {@code /filter}.
+     */
+    void onResync(Consumer<Predicate<String>> resync);
 
     /**
      * Whether this replica owns {@code node}'s key right now, i.e. is the one that should ingest informer events

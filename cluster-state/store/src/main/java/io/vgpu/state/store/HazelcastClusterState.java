@@ -53,6 +53,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 
@@ -84,6 +86,10 @@ public final class HazelcastClusterState implements ClusterState {
     private final Stages stages;
     private final UUID nodeListener;
     private final UUID quotaListener;
+    private final ResyncTrigger resync;
+    private final UUID migrationListener;
+    private final UUID nodeLossListener;
+    private final UUID quotaLossListener;
     private final ScheduledExecutorService loader;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
@@ -98,6 +104,10 @@ public final class HazelcastClusterState implements ClusterState {
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
         this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
         this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
+        this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
+        this.migrationListener = member.getPartitionService().addMigrationListener(resync);
+        this.nodeLossListener = nodes.addPartitionLostListener(resync);
+        this.quotaLossListener = quotas.addPartitionLostListener(resync);
         this.loader = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread t = new Thread(task, "vgpu-store-snapshot-loader");
             t.setDaemon(true);
@@ -188,6 +198,9 @@ public final class HazelcastClusterState implements ClusterState {
             if (member.getLifecycleService().isRunning()) {
                 nodes.removeEntryListener(nodeListener);
                 quotas.removeEntryListener(quotaListener);
+                nodes.removePartitionLostListener(nodeLossListener);
+                quotas.removePartitionLostListener(quotaLossListener);
+                member.getPartitionService().removeMigrationListener(migrationListener);
                 if (ownsMember) {
                     member.shutdown();
                 }
@@ -382,6 +395,11 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public boolean ownsNode(String node) {
         return ownsKey(node);
+    }
+
+    @Override
+    public void onResync(Consumer<Predicate<String>> listener) {
+        resync.add(listener);
     }
 
     // ------------------------------------------------------------------ helpers

@@ -1,6 +1,5 @@
 package io.vgpu.state.store;
 
-import com.hazelcast.cluster.Member;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.ConfirmOutcome;
@@ -12,6 +11,10 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 
 import static io.vgpu.state.store.StoreFixtures.clusterOf;
 import static io.vgpu.state.store.StoreFixtures.eventually;
@@ -23,7 +26,10 @@ import static io.vgpu.state.store.StoreFixtures.pod;
 import static io.vgpu.state.store.StoreFixtures.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Losing and leaving members: backups are promoted, graceful leavers hand over, a minority refuses to serve. */
+/**
+ * Losing and leaving members: backups are promoted (and the new owner is told to re-ingest), graceful leavers hand
+ * over, a minority refuses to serve.
+ */
 @Timeout(90)
 class FailoverTest {
 
@@ -40,6 +46,11 @@ class FailoverTest {
             HazelcastClusterState owner = ownerOf("n1", replicas);
             List<HazelcastClusterState> survivors = new ArrayList<>(replicas);
             survivors.remove(owner);
+            Map<HazelcastClusterState, List<Predicate<String>>> resyncs = new ConcurrentHashMap<>();
+            survivors.forEach(s -> {
+                resyncs.put(s, new CopyOnWriteArrayList<>());
+                s.onResync(resyncs.get(s)::add);
+            });
 
             owner.member().getLifecycleService().terminate();
 
@@ -54,6 +65,11 @@ class FailoverTest {
             assertThat(stored.charges()).containsOnlyKeys("a");
             assertThat(stored.lock().name()).isEqualTo("pod-a");
             eventually(CONVERGE, () -> survivors.forEach(s -> assertThat(s.nodeState("n1")).isEqualTo(stored)));
+            // the new owner is told to re-ingest n1: events for it may have been dropped during the hand-over
+            HazelcastClusterState newOwner = ownerOf("n1", survivors);
+            eventually(CONVERGE, () -> assertThat(resyncs.get(newOwner)).anyMatch(keys -> keys.test("n1")));
+            survivors.stream().filter(s -> s != newOwner).forEach(s ->
+                    assertThat(resyncs.get(s)).noneMatch(keys -> keys.test("n1")));
         } finally {
             StoreFixtures.terminate(replicas);
         }
@@ -112,8 +128,6 @@ class FailoverTest {
     }
 
     private static HazelcastClusterState ownerOf(String node, List<HazelcastClusterState> replicas) {
-        Member owner = replicas.get(0).member().getPartitionService().getPartition(node).getOwner();
-        return replicas.stream().filter(r -> r.member().getCluster().getLocalMember().equals(owner)).findFirst()
-                .orElseThrow();
+        return replicas.stream().filter(r -> r.ownsNode(node)).findFirst().orElseThrow();
     }
 }
