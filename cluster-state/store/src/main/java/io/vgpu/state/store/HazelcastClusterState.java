@@ -135,7 +135,9 @@ public final class HazelcastClusterState implements ClusterState {
                 return;
             }
             LOG.log(Level.FINE, "state not loaded yet, retrying: " + e.getMessage());
-            loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            if (!loader.isShutdown()) {
+                loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
         }
     }
 
@@ -163,9 +165,14 @@ public final class HazelcastClusterState implements ClusterState {
      */
     public static HazelcastClusterState start(Config memberConfig) {
         ExecutorService pool = callbackPool();
+        HazelcastInstance member = null;
         try {
-            return new HazelcastClusterState(Hazelcast.newHazelcastInstance(memberConfig), true, pool, pool);
+            member = Hazelcast.newHazelcastInstance(memberConfig);
+            return new HazelcastClusterState(member, true, pool, pool);
         } catch (RuntimeException e) {
+            if (member != null) {
+                member.getLifecycleService().terminate();
+            }
             pool.shutdown();
             throw e;
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -23,8 +24,18 @@ final class Stages {
 
     private final Executor callbacks;
 
+    /**
+     * @param callbacks where results are delivered; once it rejects work (shut down), results are delivered on the
+     *                  completing thread instead, so that no stage is left pending forever
+     */
     Stages(Executor callbacks) {
-        this.callbacks = callbacks;
+        this.callbacks = task -> {
+            try {
+                callbacks.execute(task);
+            } catch (RejectedExecutionException e) {
+                task.run();
+            }
+        };
     }
 
     /**
