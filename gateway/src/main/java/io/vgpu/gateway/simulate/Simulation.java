@@ -12,7 +12,9 @@ import io.vgpu.gateway.core.webhook.AdmissionDecision;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.state.model.ContainerRequest;
 import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.Vendor;
 
 import java.util.ArrayList;
@@ -58,7 +60,7 @@ public final class Simulation {
         for (SyntheticNode n : nodes) {
             NodeView view = FilterDecider.idleView(n.name(), n.annotations());
             if (view != null) {
-                state.registerNode(view);
+                state.registerNode(NodeInventory.ofIdle(view));
                 names.add(n.name());
             }
         }
@@ -109,8 +111,9 @@ public final class Simulation {
             int tries = Math.min(RESERVE_ATTEMPTS, fits.ranked().size());
             for (int t = 0; t < tries; t++) {
                 Candidate c = fits.ranked().get(t);
-                if (state.reserve(c.node(), admitted.uid(), c.allocation(), 0, Long.MAX_VALUE)
-                        .toCompletableFuture().join()) {
+                PodRef ref = new PodRef(admitted.uid(), admitted.namespace(), admitted.name());
+                if (state.reserve(c.node(), ref, c.allocation(), 0, Long.MAX_VALUE)
+                        .toCompletableFuture().join().isReserved()) {
                     quotas.addUsage(admitted.namespace(), c.allocation().grants());
                     return null;
                 }

@@ -1,0 +1,450 @@
+package io.vgpu.state.store;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.logging.Logger;
+import com.hazelcast.map.IMap;
+import com.hazelcast.partition.Partition;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ClusterStateUnavailableException;
+import io.vgpu.state.model.ConfirmOutcome;
+import io.vgpu.state.model.LockOutcome;
+import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.QuotaLimits;
+import io.vgpu.state.model.QuotaOutcome;
+import io.vgpu.state.model.QuotaState;
+import io.vgpu.state.model.ReserveOutcome;
+import io.vgpu.state.model.UnlockOutcome;
+import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmProcessor;
+import io.vgpu.state.store.processor.ExpireProcessor;
+import io.vgpu.state.store.processor.ExpireQuotaProcessor;
+import io.vgpu.state.store.processor.LockNodeProcessor;
+import io.vgpu.state.store.processor.ObserveBoundProcessor;
+import io.vgpu.state.store.processor.ObserveQuotaProcessor;
+import io.vgpu.state.store.processor.RegisterNodeProcessor;
+import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
+import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
+import io.vgpu.state.store.processor.RemoveNodeProcessor;
+import io.vgpu.state.store.processor.ReserveQuotaProcessor;
+import io.vgpu.state.store.processor.ReserveSlicesProcessor;
+import io.vgpu.state.store.processor.SetPodNodeProcessor;
+import io.vgpu.state.store.processor.SetQuotaLimitsProcessor;
+import io.vgpu.state.store.processor.UnlockNodeProcessor;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+
+/**
+ * {@link ClusterState} on an embedded Hazelcast member (DESIGN.md §3): {@code IMap<nodeName, NodeState>},
+ * {@code IMap<namespace, QuotaState>} and the pod index {@code IMap<podUid, nodeName>}, partitioned with
+ * synchronous backups. Every change is one entry processor submitted with {@code submitToKey}, so changes to one
+ * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
+ * parallel. Local reads come from listener-fed snapshots of the node and quota maps.
+ *
+ * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
+ * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
+ * daemon pool owned by this object). The local views are complete once {@link #ready()} has completed.
+ */
+public final class HazelcastClusterState implements ClusterState {
+
+    private static final ILogger LOG = Logger.getLogger(HazelcastClusterState.class);
+    private static final long LOAD_RETRY_MILLIS = 250;
+
+    private final HazelcastInstance member;
+    private final boolean ownsMember;
+    private final IMap<String, NodeState> nodes;
+    private final IMap<String, QuotaState> quotas;
+    private final IMap<String, String> podIndex;
+    private final LocalSnapshot<NodeState, NodeView> nodeSnapshot = new LocalSnapshot<>(
+            s -> s.registered() ? s.view() : null);
+    private final LocalSnapshot<QuotaState, QuotaState> quotaSnapshot = new LocalSnapshot<>(q -> null);
+    private final ExecutorService ownedExecutor;
+    private final Stages stages;
+    private final UUID nodeListener;
+    private final UUID quotaListener;
+    private final ResyncTrigger resync;
+    private final UUID migrationListener;
+    private final UUID nodeLossListener;
+    private final UUID quotaLossListener;
+    private final ScheduledExecutorService loader;
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+    private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
+                                  ExecutorService ownedExecutor) {
+        this.member = member;
+        this.ownsMember = ownsMember;
+        this.ownedExecutor = ownedExecutor;
+        this.stages = new Stages(callbacks);
+        this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
+        this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
+        this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
+        this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
+        this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
+        this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
+        this.migrationListener = member.getPartitionService().addMigrationListener(resync);
+        this.nodeLossListener = nodes.addPartitionLostListener(resync);
+        this.quotaLossListener = quotas.addPartitionLostListener(resync);
+        this.loader = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "vgpu-store-snapshot-loader");
+            t.setDaemon(true);
+            return t;
+        });
+        loader.execute(this::loadSnapshots);
+    }
+
+    /**
+     * Reads both maps once (after the listeners were registered) into the local snapshots; retried until it works,
+     * since a replica that starts on the minority side of a quorum cannot read yet.
+     */
+    private void loadSnapshots() {
+        try {
+            Map<String, NodeState> allNodes = Map.copyOf(nodes);
+            Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
+            nodeSnapshot.load(allNodes);
+            quotaSnapshot.load(allQuotas);
+            ready.complete(null);
+            loader.shutdown();
+        } catch (RuntimeException e) {
+            if (!member.getLifecycleService().isRunning()) {
+                ready.completeExceptionally(Stages.translate("load the state", e));
+                loader.shutdown();
+                return;
+            }
+            LOG.log(Level.FINE, "state not loaded yet, retrying: " + e.getMessage());
+            if (!loader.isShutdown()) {
+                loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /**
+     * Completes once the local views ({@link #nodes}, {@link #node}, {@link #nodeState}, {@link #quota}) hold the
+     * whole shared state, i.e. after the first successful read of both maps (a replica on the minority side of a
+     * quorum waits for the quorum). Gate {@code /readyz} on it.
+     */
+    public CompletionStage<Void> ready() {
+        return ready.copy();
+    }
+
+    /**
+     * Starts an embedded member with {@link HazelcastMemberConfig#build} and joins the cluster (blocking); the local
+     * snapshot then loads in the background ({@link #ready()}). Callbacks run on a small daemon pool owned by the
+     * returned object.
+     */
+    public static HazelcastClusterState start(StoreConfig config) {
+        return start(HazelcastMemberConfig.build(config));
+    }
+
+    /**
+     * Like {@link #start(StoreConfig)} with a member configuration built by {@link HazelcastMemberConfig#build} and
+     * then adjusted by the caller (e.g. another discovery mechanism, shorter join waits in tests). Blocking.
+     */
+    public static HazelcastClusterState start(Config memberConfig) {
+        ExecutorService pool = callbackPool();
+        HazelcastInstance member = null;
+        try {
+            member = Hazelcast.newHazelcastInstance(memberConfig);
+            return new HazelcastClusterState(member, true, pool, pool);
+        } catch (RuntimeException e) {
+            if (member != null) {
+                member.getLifecycleService().terminate();
+            }
+            pool.shutdown();
+            throw e;
+        }
+    }
+
+    /**
+     * Uses a member started by the caller, whose configuration came from {@link HazelcastMemberConfig#build}
+     * (serializers and maps); {@link #shutdown()} then leaves the member running. The local snapshot loads in the
+     * background ({@link #ready()}).
+     *
+     * @param callbacks where returned stages complete (e.g. a worker pool); never the common ForkJoin pool on
+     *                  small machines
+     */
+    public static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks) {
+        return new HazelcastClusterState(member, false, callbacks, null);
+    }
+
+    /** The embedded member (tests: find partition owners, terminate members). */
+    public HazelcastInstance member() {
+        return member;
+    }
+
+    /**
+     * Leaves the cluster gracefully: stops listening, then (when this object started the member) shuts the member
+     * down, which hands its partitions and their backups to the remaining members before it goes. Completes on
+     * a thread of its own. Idempotent.
+     */
+    public CompletionStage<Void> shutdown() {
+        return CompletableFuture.runAsync(() -> {
+            if (member.getLifecycleService().isRunning()) {
+                nodes.removeEntryListener(nodeListener);
+                quotas.removeEntryListener(quotaListener);
+                nodes.removePartitionLostListener(nodeLossListener);
+                quotas.removePartitionLostListener(quotaLossListener);
+                member.getPartitionService().removeMigrationListener(migrationListener);
+                if (ownsMember) {
+                    member.shutdown();
+                }
+            }
+            loader.shutdownNow();
+            ready.completeExceptionally(new ClusterStateUnavailableException("the store was shut down", null));
+            if (ownedExecutor != null) {
+                ownedExecutor.shutdown();
+            }
+        }, task -> new Thread(task, "vgpu-store-shutdown").start());
+    }
+
+    // ------------------------------------------------------------------ nodes
+
+    @Override
+    public CompletionStage<Boolean> registerNode(NodeInventory inventory) {
+        return stages.call("register node " + inventory.name(),
+                () -> nodes.submitToKey(inventory.name(), new RegisterNodeProcessor(inventory)), changed -> changed);
+    }
+
+    @Override
+    public CompletionStage<Boolean> removeNode(String node) {
+        return stages.call("remove node " + node, () -> nodes.submitToKey(node, new RemoveNodeProcessor()), uids -> {
+            if (uids == null) {
+                return false;
+            }
+            for (String uid : uids) {
+                unindex(uid, node);
+            }
+            return true;
+        });
+    }
+
+    // ------------------------------------------------------------------ pod charges
+
+    @Override
+    public CompletionStage<ReserveOutcome> reserve(String node, PodRef pod, PodAllocation allocation, long nowMillis,
+                                                   long deadlineMillis) {
+        return stages.call("reserve " + pod + " on " + node,
+                () -> nodes.submitToKey(node, new ReserveSlicesProcessor(pod, allocation, nowMillis, deadlineMillis)),
+                outcome -> {
+                    if (outcome.isReserved()) {
+                        index(pod.uid(), node);
+                    }
+                    return outcome;
+                });
+    }
+
+    @Override
+    public CompletionStage<ConfirmOutcome> confirm(String node, PodRef pod, PodAllocation fallback, long nowMillis) {
+        return stages.call("confirm " + pod + " on " + node,
+                () -> nodes.submitToKey(node, new ConfirmProcessor(pod, fallback, nowMillis)), outcome -> {
+                    if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
+                        index(pod.uid(), node);
+                    }
+                    return outcome;
+                });
+    }
+
+    @Override
+    public CompletionStage<Boolean> observeBound(String node, PodRef pod, PodAllocation allocation) {
+        return stages.call("observe " + pod + " bound on " + node,
+                () -> nodes.submitToKey(node, new ObserveBoundProcessor(pod, allocation)), changed -> {
+                    if (changed) {
+                        index(pod.uid(), node);
+                    }
+                    return changed;
+                });
+    }
+
+    @Override
+    public CompletionStage<Boolean> release(String node, String podUid) {
+        return stages.call("release " + podUid + " on " + node,
+                () -> nodes.submitToKey(node, new ReleaseSlicesProcessor(podUid)), released -> {
+                    unindex(podUid, node);
+                    return released;
+                });
+    }
+
+    @Override
+    public CompletionStage<Optional<String>> podNode(String podUid) {
+        return stages.call("look up pod " + podUid, () -> podIndex.getAsync(podUid), Optional::ofNullable);
+    }
+
+    /**
+     * Sweeps only keys that this replica owns and whose local snapshot shows something expired, so that the sweep
+     * costs nothing when nothing expired and N replicas do not sweep N times. A key changed a few milliseconds ago
+     * elsewhere is swept at the next call at the latest.
+     */
+    @Override
+    public CompletionStage<Integer> sweepExpired(long nowMillis) {
+        Set<String> nodeKeys = new HashSet<>();
+        nodeSnapshot.values().forEach(s -> {
+            if (s.hasExpiredAt(nowMillis) && ownsKey(s.name())) {
+                nodeKeys.add(s.name());
+            }
+        });
+        Set<String> quotaKeys = new HashSet<>();
+        quotaSnapshot.values().forEach(q -> {
+            if (q.hasExpiredAt(nowMillis) && ownsKey(q.namespace())) {
+                quotaKeys.add(q.namespace());
+            }
+        });
+        AtomicInteger dropped = new AtomicInteger();
+        CompletableFuture<Integer> nodeSweep = nodeKeys.isEmpty() ? CompletableFuture.completedFuture(0)
+                : stages.call("sweep expired reservations",
+                        () -> nodes.submitToKeys(nodeKeys, new ExpireProcessor(nowMillis)), byNode -> {
+                            byNode.forEach((node, uids) -> {
+                                for (String uid : uids) {
+                                    unindex(uid, node);
+                                }
+                                dropped.addAndGet(uids.length);
+                            });
+                            return 0;
+                        });
+        CompletableFuture<Integer> quotaSweep = quotaKeys.isEmpty() ? CompletableFuture.completedFuture(0)
+                : stages.call("sweep expired quota charges",
+                        () -> quotas.submitToKeys(quotaKeys, new ExpireQuotaProcessor(nowMillis)), byNamespace -> {
+                            byNamespace.values().forEach(uids -> dropped.addAndGet(uids.length));
+                            return 0;
+                        });
+        return nodeSweep.thenCombine(quotaSweep, (a, b) -> dropped.get());
+    }
+
+    // ------------------------------------------------------------------ node lock
+
+    @Override
+    public CompletionStage<LockOutcome> lockNode(String node, String podNamespace, String podName, long nowMillis,
+                                                 long timeoutMillis) {
+        return stages.call("lock node " + node + " for " + podNamespace + "/" + podName,
+                () -> nodes.submitToKey(node, new LockNodeProcessor(podNamespace, podName, nowMillis, timeoutMillis)),
+                outcome -> outcome);
+    }
+
+    @Override
+    public CompletionStage<UnlockOutcome> unlockNode(String node, String podNamespace, String podName) {
+        return stages.call("unlock node " + node + " for " + podNamespace + "/" + podName,
+                () -> nodes.submitToKey(node, new UnlockNodeProcessor(podNamespace, podName)), outcome -> outcome);
+    }
+
+    // ------------------------------------------------------------------ quota
+
+    @Override
+    public CompletionStage<Boolean> setQuotaLimits(String namespace, QuotaLimits limits) {
+        return stages.call("set quota limits of " + namespace,
+                () -> quotas.submitToKey(namespace, new SetQuotaLimitsProcessor(limits)), changed -> changed);
+    }
+
+    @Override
+    public CompletionStage<QuotaOutcome> reserveQuota(String namespace, String podUid, long mem, long cores,
+                                                      long nowMillis, long deadlineMillis) {
+        return stages.call("reserve quota of " + podUid + " in " + namespace,
+                () -> quotas.submitToKey(namespace,
+                        new ReserveQuotaProcessor(podUid, mem, cores, nowMillis, deadlineMillis)), outcome -> outcome);
+    }
+
+    @Override
+    public CompletionStage<Boolean> observeQuota(String namespace, String podUid, long mem, long cores) {
+        return stages.call("observe quota of " + podUid + " in " + namespace,
+                () -> quotas.submitToKey(namespace, new ObserveQuotaProcessor(podUid, mem, cores)), changed -> changed);
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseQuota(String namespace, String podUid) {
+        return stages.call("release quota of " + podUid + " in " + namespace,
+                () -> quotas.submitToKey(namespace, new ReleaseQuotaProcessor(podUid)), released -> released);
+    }
+
+    // ------------------------------------------------------------------ local reads
+
+    @Override
+    public Collection<NodeView> nodes() {
+        return nodeSnapshot.derivedValues();
+    }
+
+    @Override
+    public NodeView node(String name) {
+        return nodeSnapshot.derived(name);
+    }
+
+    @Override
+    public NodeState nodeState(String name) {
+        return nodeSnapshot.get(name);
+    }
+
+    @Override
+    public QuotaState quota(String namespace) {
+        QuotaState q = quotaSnapshot.get(namespace);
+        return q == null ? QuotaState.absent(namespace) : q;
+    }
+
+    @Override
+    public boolean ownsNode(String node) {
+        return ownsKey(node);
+    }
+
+    @Override
+    public void onResync(Consumer<Predicate<String>> listener) {
+        resync.add(listener);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private boolean ownsKey(String key) {
+        Partition partition = member.getPartitionService().getPartition(key);
+        Member owner = partition == null ? null : partition.getOwner();
+        return owner != null && owner.localMember();
+    }
+
+    /**
+     * Points the pod index at the node the pod's charge is on. Not awaited by the caller's stage (one network hop
+     * per decision); a failure only delays the release of a moved pod's old reservation until it expires.
+     */
+    private void index(String podUid, String node) {
+        followUp("index pod " + podUid + " on " + node,
+                () -> podIndex.submitToKey(podUid, new SetPodNodeProcessor(node)));
+    }
+
+    private void unindex(String podUid, String node) {
+        followUp("unindex pod " + podUid + " from " + node,
+                () -> podIndex.submitToKey(podUid, new ClearPodNodeProcessor(node)));
+    }
+
+    private <T> void followUp(String what, Supplier<CompletionStage<T>> call) {
+        stages.call(what, call, result -> result).whenComplete((result, error) -> {
+            if (error != null) {
+                LOG.log(Level.WARNING, what + " failed: " + error.getMessage());
+            }
+        });
+    }
+
+    private static ExecutorService callbackPool() {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newFixedThreadPool(2, task -> {
+            Thread t = new Thread(task, "vgpu-store-callback-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+}

@@ -1,0 +1,100 @@
+package io.vgpu.state.store;
+
+import com.hazelcast.config.CompactSerializationConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MergePolicyConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
+
+/**
+ * Builds the embedded member's Hazelcast {@link Config} in code from a {@link StoreConfig} (no XML/YAML, no
+ * environment lookups by Hazelcast): TCP-IP join only (multicast and auto-detection off), phone-home off,
+ * Hazelcast's own shutdown hook off (the application leaves gracefully through
+ * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, and the three maps.
+ */
+public final class HazelcastMemberConfig {
+
+    /** {@code IMap<nodeName, NodeState>}: one key per node. */
+    public static final String NODE_MAP = "vgpu-nodes";
+    /** {@code IMap<namespace, QuotaState>}: one key per namespace. */
+    public static final String QUOTA_MAP = "vgpu-quotas";
+    /** {@code IMap<podUid, nodeName>}: where each pod's charge is, to release it after a re-filter. */
+    public static final String POD_INDEX_MAP = "vgpu-pod-index";
+    /** Name of the split-brain protection applied to the three maps when {@link StoreConfig#quorumEnabled()}. */
+    public static final String QUORUM = "vgpu-quorum";
+
+    private HazelcastMemberConfig() {
+    }
+
+    /**
+     * @param store the replica's store settings
+     * @return a new member configuration; callers may still adjust it (tests shorten join waits) before starting
+     */
+    public static Config build(StoreConfig store) {
+        Config config = new Config();
+        config.setClusterName(store.clusterName());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        if (store.partitionCount() > 0) {
+            config.setProperty("hazelcast.partition.count", Integer.toString(store.partitionCount()));
+        }
+        network(config.getNetworkConfig(), store);
+        if (!store.bindAddress().isEmpty()) {
+            config.setProperty("hazelcast.socket.bind.any", "false");
+        }
+        if (store.quorumEnabled()) {
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(QUORUM, true, store.quorumSize())
+                    .setProtectOn(SplitBrainProtectionOn.READ_WRITE));
+        }
+        config.addMapConfig(map(NODE_MAP, store, InMemoryFormat.OBJECT));
+        config.addMapConfig(map(QUOTA_MAP, store, InMemoryFormat.OBJECT));
+        config.addMapConfig(map(POD_INDEX_MAP, store, InMemoryFormat.BINARY));
+        registerSerializers(config.getSerializationConfig().getCompactSerializationConfig());
+        return config;
+    }
+
+    /** Adds every value, outcome and processor serializer of the store. */
+    static void registerSerializers(CompactSerializationConfig compact) {
+        for (CompactSerializer<?> s : ValueSerializers.all()) {
+            compact.addSerializer(s);
+        }
+        for (CompactSerializer<?> s : ProcessorSerializers.all()) {
+            compact.addSerializer(s);
+        }
+    }
+
+    private static void network(NetworkConfig network, StoreConfig store) {
+        network.setPort(store.port()).setPortAutoIncrement(true);
+        if (!store.bindAddress().isEmpty()) {
+            network.getInterfaces().setEnabled(true).addInterface(store.bindAddress());
+        }
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(store.members());
+    }
+
+    /**
+     * Node and quota values are held deserialized ({@code OBJECT}): every change is an entry processor, which then
+     * works on the immutable value without a deserialization per call. Merging after a split brain keeps what the
+     * majority side has ({@code PutIfAbsent}): with the quorum on, the minority side never wrote.
+     */
+    private static MapConfig map(String name, StoreConfig store, InMemoryFormat format) {
+        MapConfig map = new MapConfig(name)
+                .setBackupCount(store.backupCount())
+                .setAsyncBackupCount(0)
+                .setInMemoryFormat(format)
+                .setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+                        MergePolicyConfig.DEFAULT_BATCH_SIZE));
+        if (store.quorumEnabled()) {
+            map.setSplitBrainProtectionName(QUORUM);
+        }
+        return map;
+    }
+}

@@ -1,0 +1,102 @@
+package io.vgpu.state.store;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * This replica's copy of every entry of one map, fed by a cluster-wide entry listener with values (not a near
+ * cache: it must iterate all keys), plus a value derived from each entry (the node's {@code NodeView}, computed
+ * once per change instead of once per read). Reads never touch the network.
+ *
+ * <p>Hazelcast delivers the events of one key in order, on one event thread. The initial {@link #load} may race
+ * with events: a key touched by an event while loading keeps the event's value (both paths update a key inside
+ * one atomic {@code compute}).
+ *
+ * @param <V> the stored value
+ * @param <D> the derived value (null when an entry has none, e.g. an unregistered node)
+ */
+final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryUpdatedListener<String, V>,
+        EntryRemovedListener<String, V> {
+
+    private final Map<String, V> values = new ConcurrentHashMap<>();
+    private final Map<String, D> derived = new ConcurrentHashMap<>();
+    private final Function<V, D> derive;
+    private volatile Set<String> touchedWhileLoading = ConcurrentHashMap.newKeySet();
+
+    LocalSnapshot(Function<V, D> derive) {
+        this.derive = derive;
+    }
+
+    @Override
+    public void entryAdded(EntryEvent<String, V> event) {
+        apply(event.getKey(), event.getValue());
+    }
+
+    @Override
+    public void entryUpdated(EntryEvent<String, V> event) {
+        apply(event.getKey(), event.getValue());
+    }
+
+    @Override
+    public void entryRemoved(EntryEvent<String, V> event) {
+        apply(event.getKey(), null);
+    }
+
+    /** Fills the snapshot with the map's content read after the listener was registered; then only events count. */
+    void load(Map<String, V> all) {
+        Set<String> touched = touchedWhileLoading;
+        all.forEach((key, value) -> values.compute(key, (k, current) -> {
+            if (touched != null && touched.contains(k)) {
+                return current;
+            }
+            putDerived(k, value);
+            return value;
+        }));
+        touchedWhileLoading = null;
+    }
+
+    V get(String key) {
+        return values.get(key);
+    }
+
+    D derived(String key) {
+        return derived.get(key);
+    }
+
+    Collection<V> values() {
+        return Collections.unmodifiableCollection(values.values());
+    }
+
+    Collection<D> derivedValues() {
+        return Collections.unmodifiableCollection(derived.values());
+    }
+
+    private void apply(String key, V value) {
+        values.compute(key, (k, current) -> {
+            Set<String> touched = touchedWhileLoading;
+            if (touched != null) {
+                touched.add(k);
+            }
+            putDerived(k, value);
+            return value;
+        });
+    }
+
+    private void putDerived(String key, V value) {
+        D d = value == null ? null : derive.apply(value);
+        if (d == null) {
+            derived.remove(key);
+        } else {
+            derived.put(key, d);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.vgpu.state.store;
+
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
+import io.vgpu.state.model.ClusterStateUnavailableException;
+import io.vgpu.state.model.ConfirmOutcome;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.ReserveOutcome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+import static io.vgpu.state.store.StoreFixtures.clusterOf;
+import static io.vgpu.state.store.StoreFixtures.eventually;
+import static io.vgpu.state.store.StoreFixtures.failure;
+import static io.vgpu.state.store.StoreFixtures.gpu;
+import static io.vgpu.state.store.StoreFixtures.inventory;
+import static io.vgpu.state.store.StoreFixtures.join;
+import static io.vgpu.state.store.StoreFixtures.pod;
+import static io.vgpu.state.store.StoreFixtures.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Losing and leaving members: backups are promoted (and the new owner is told to re-ingest), graceful leavers hand
+ * over, a minority refuses to serve.
+ */
+@Timeout(90)
+class FailoverTest {
+
+    private static final Duration CONVERGE = Duration.ofSeconds(15);
+
+    @Test
+    void aBackupIsPromotedWhenTheOwnerIsTerminated() {
+        List<HazelcastClusterState> replicas = StoreFixtures.start(clusterOf(3, 1, 0), 3);
+        try {
+            HazelcastClusterState any = replicas.get(0);
+            join(any.registerNode(inventory("n1", gpu("g0", 10, 8000))));
+            join(any.reserve("n1", pod("a"), slice("g0", 5000), 0, 1000));
+            join(any.lockNode("n1", "ns", "pod-a", 0, 60_000));
+            HazelcastClusterState owner = ownerOf("n1", replicas);
+            List<HazelcastClusterState> survivors = new ArrayList<>(replicas);
+            survivors.remove(owner);
+            Map<HazelcastClusterState, List<Predicate<String>>> resyncs = new ConcurrentHashMap<>();
+            survivors.forEach(s -> {
+                resyncs.put(s, new CopyOnWriteArrayList<>());
+                s.onResync(resyncs.get(s)::add);
+            });
+
+            owner.member().getLifecycleService().terminate();
+
+            HazelcastClusterState survivor = survivors.get(0);
+            eventually(CONVERGE, () -> assertThat(survivor.member().getCluster().getMembers()).hasSize(2));
+            // the authoritative value survived: its charge still blocks capacity, its lock still holds
+            assertThat(join(survivor.reserve("n1", pod("b"), slice("g0", 5000), 1, 1000)))
+                    .isEqualTo(new ReserveOutcome.Refused());
+            assertThat(join(survivors.get(1).confirm("n1", pod("a"), null, 2)))
+                    .isEqualTo(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION));
+            NodeState stored = survivor.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
+            assertThat(stored.charges()).containsOnlyKeys("a");
+            assertThat(stored.lock().name()).isEqualTo("pod-a");
+            eventually(CONVERGE, () -> survivors.forEach(s -> assertThat(s.nodeState("n1")).isEqualTo(stored)));
+            // the new owner is told to re-ingest n1: events for it may have been dropped during the hand-over
+            HazelcastClusterState newOwner = ownerOf("n1", survivors);
+            eventually(CONVERGE, () -> assertThat(resyncs.get(newOwner)).anyMatch(keys -> keys.test("n1")));
+            survivors.stream().filter(s -> s != newOwner).forEach(s ->
+                    assertThat(resyncs.get(s)).noneMatch(keys -> keys.test("n1")));
+        } finally {
+            StoreFixtures.terminate(replicas);
+        }
+    }
+
+    @Test
+    void aGracefulShutdownHandsItsEntriesOverEvenWithoutBackups() {
+        StoreConfig config = clusterOf(2, 0, 0);
+        HazelcastClusterState leaving = StoreFixtures.startOwning(config);
+        HazelcastClusterState staying = StoreFixtures.startOwning(config);
+        List<HazelcastClusterState> replicas = List.of(leaving, staying);
+        try {
+            StoreFixtures.awaitFormed(replicas);
+            List<String> nodes = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                nodes.add("node-" + i);
+                join(leaving.registerNode(inventory("node-" + i, gpu("g0", 10, 8000))));
+                join(leaving.observeBound("node-" + i, pod("p" + i), slice("g0", 1000)));
+            }
+            assertThat(nodes).anyMatch(leaving::ownsNode);
+
+            join(leaving.shutdown());
+
+            assertThat(leaving.member().getLifecycleService().isRunning()).isFalse();
+            for (String node : nodes) {
+                assertThat(join(staying.release(node, "p" + node.substring(5)))).as(node).isTrue();
+            }
+        } finally {
+            StoreFixtures.terminate(replicas);
+        }
+    }
+
+    @Test
+    void withoutAQuorumCallsFailAsUnavailableAndServeAgainOnceItIsBack() {
+        StoreConfig config = clusterOf(2, 1, 2);
+        HazelcastClusterState first = StoreFixtures.startOne(config);
+        try {
+            Throwable refused = failure(first.registerNode(inventory("n1", gpu("g0", 10, 8000))));
+
+            assertThat(refused).isInstanceOf(ClusterStateUnavailableException.class)
+                    .hasCauseInstanceOf(SplitBrainProtectionException.class);
+            assertThat(first.node("n1")).isNull();
+            assertThat(first.ready().toCompletableFuture()).isNotDone();
+
+            HazelcastClusterState second = StoreFixtures.startOne(config);
+            try {
+                StoreFixtures.awaitFormed(List.of(first, second));
+                assertThat(join(second.registerNode(inventory("n1", gpu("g0", 10, 8000))))).isTrue();
+                assertThat(join(first.reserve("n1", pod("a"), slice("g0", 1), 0, 10)).isReserved()).isTrue();
+            } finally {
+                StoreFixtures.terminate(List.of(second));
+            }
+        } finally {
+            StoreFixtures.terminate(List.of(first));
+        }
+    }
+
+    private static HazelcastClusterState ownerOf(String node, List<HazelcastClusterState> replicas) {
+        return replicas.stream().filter(r -> r.ownsNode(node)).findFirst().orElseThrow();
+    }
+}
