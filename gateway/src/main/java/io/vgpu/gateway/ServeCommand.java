@@ -6,10 +6,9 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.gateway.config.ConfigurationException;
+import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
-import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.http.ApiRoute;
 import io.vgpu.gateway.http.GatewayMetrics;
@@ -24,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -63,8 +63,12 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         GatewayConfig config;
+        ClusterConfig cluster;
         try {
-            config = GatewayConfig.fromEnv(env);
+            EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
+            config = GatewayConfig.read(reader);
+            cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
+            reader.finish();
         } catch (ConfigurationException e) {
             System.err.println(e.getMessage());
             return CONFIG_ERROR;
@@ -72,7 +76,7 @@ final class ServeCommand implements Callable<Integer> {
         LOG.info("starting vgpu-gateway: {}", config.redacted());
         Running running;
         try {
-            running = start(config).toCompletionStage().toCompletableFuture()
+            running = start(config, cluster).toCompletionStage().toCompletableFuture()
                     .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());
@@ -98,28 +102,35 @@ final class ServeCommand implements Callable<Integer> {
      *
      * @return the running gateway once both listeners are bound
      */
-    static Future<Running> start(GatewayConfig config) {
+    static Future<Running> start(GatewayConfig config, ClusterConfig cluster) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
-        List<ApiRoute> routes = List.of(webhookRoute(config, metrics));
         MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(), registry);
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
-        return vertx.deployVerticle(metricsVerticle)
-                .compose(id -> vertx.deployVerticle(() -> {
-                    GatewayVerticle v = new GatewayVerticle(config, routes, Readiness.ALWAYS);
-                    deployed.add(v);
-                    return v;
-                }, new DeploymentOptions().setInstances(instances)))
-                .map(id -> new Running(vertx, deployed.get(0).actualPort(), metricsVerticle.actualPort()))
+        return GatewayAssembly.start(vertx, config, cluster, metrics)
+                .compose(parts -> {
+                    List<ApiRoute> routes = new ArrayList<>();
+                    routes.add(webhookRoute(config, metrics, parts.quotas()));
+                    routes.addAll(parts.routes());
+                    return vertx.deployVerticle(metricsVerticle)
+                            .compose(id -> vertx.deployVerticle(() -> {
+                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness());
+                                deployed.add(v);
+                                return v;
+                            }, new DeploymentOptions().setInstances(instances)))
+                            .map(id -> new Running(vertx, deployed.get(0).actualPort(), metricsVerticle.actualPort(),
+                                    parts.closer()))
+                            .recover(e -> {
+                                parts.closer().run();
+                                return Future.failedFuture(e);
+                            });
+                })
                 .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e)));
     }
 
-    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics) {
-        NvidiaConfig nvidia = config.nvidia();
-        // the informer that feeds quotas and usage comes with the Kubernetes adapters; until then: no quota
-        QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(), nvidia.memoryFactor());
+    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {
         WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
                 config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
         WebhookHandler handler = new WebhookHandler(service, metrics);
@@ -134,12 +145,13 @@ final class ServeCommand implements Callable<Integer> {
      * @param vertx       its Vert.x instance
      * @param apiPort     bound API port
      * @param metricsPort bound metrics port
+     * @param closer      stops the cluster side (informers, Kubernetes client, Hazelcast member)
      */
-    record Running(Vertx vertx, int apiPort, int metricsPort) {
+    record Running(Vertx vertx, int apiPort, int metricsPort, Runnable closer) {
 
-        /** Undeploys everything (draining the API listener) and closes Vert.x. */
+        /** Undeploys everything (draining the API listener), closes Vert.x, then leaves the cluster. */
         Future<Void> close() {
-            return vertx.close();
+            return vertx.close().andThen(done -> closer.run());
         }
 
         /** {@link #close()} and waits for it, at most {@code timeout}; failures are logged. */

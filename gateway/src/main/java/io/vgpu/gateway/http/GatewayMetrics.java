@@ -1,5 +1,6 @@
 package io.vgpu.gateway.http;
 
+import io.vgpu.gateway.extender.ExtenderMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,12 +17,14 @@ import java.util.concurrent.TimeUnit;
  * replicas apart even where the scrape adds no pod label). Prometheus names:
  * <ul>
  *   <li>{@code vgpu_webhook_duration_seconds{outcome,replica}}: histogram of webhook handling time;</li>
+ *   <li>{@code vgpu_filter_duration_seconds{outcome,replica}} and {@code vgpu_bind_duration_seconds{outcome,replica}}:
+ *       histograms of the extender verbs;</li>
  *   <li>{@code vgpu_http_overloaded_total{endpoint,replica}}: requests answered "overloaded";</li>
  *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now.</li>
  * </ul>
  * HAMi's own metric names (spec §13) are registered elsewhere, without the replica tag. Thread-safe.
  */
-public final class GatewayMetrics {
+public final class GatewayMetrics implements ExtenderMetrics {
 
     /** Latency buckets (seconds): admission and extender calls should take milliseconds. */
     private static final Duration[] BUCKETS = {
@@ -33,6 +36,8 @@ public final class GatewayMetrics {
     private final MeterRegistry registry;
     private final String replica;
     private final Map<String, Timer> webhookTimers = new ConcurrentHashMap<>();
+    private final Map<String, Timer> filterTimers = new ConcurrentHashMap<>();
+    private final Map<String, Timer> bindTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> overloaded = new ConcurrentHashMap<>();
 
     /**
@@ -51,8 +56,23 @@ public final class GatewayMetrics {
 
     /** Records one webhook request that took {@code nanos} and ended with {@code outcome}. */
     public void webhook(String outcome, long nanos) {
-        webhookTimers.computeIfAbsent(outcome, o -> Timer.builder("vgpu.webhook.duration")
-                        .description("Time to answer one AdmissionReview")
+        time(webhookTimers, "vgpu.webhook.duration", "Time to answer one AdmissionReview", outcome, nanos);
+    }
+
+    @Override
+    public void filter(String outcome, long nanos) {
+        time(filterTimers, "vgpu.filter.duration", "Time to answer one extender filter call", outcome, nanos);
+    }
+
+    @Override
+    public void bind(String outcome, long nanos) {
+        time(bindTimers, "vgpu.bind.duration", "Time to answer one extender bind call (lock waits included)",
+                outcome, nanos);
+    }
+
+    private void time(Map<String, Timer> timers, String name, String description, String outcome, long nanos) {
+        timers.computeIfAbsent(outcome, o -> Timer.builder(name)
+                        .description(description)
                         .tags("outcome", o, "replica", replica)
                         .serviceLevelObjectives(BUCKETS)
                         .register(registry))

@@ -1,5 +1,7 @@
 package io.vgpu.gateway.webhook;
 
+import io.vgpu.gateway.json.PodJson;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.NamespaceQuota;

@@ -1,6 +1,8 @@
 package io.vgpu.gateway.http;
 
+import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
+import io.vgpu.gateway.config.EnvReader;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,6 +14,14 @@ public final class TestGateway {
     }
 
     /** The test config, with {@code overrides} (KEY, value, KEY, value, …) applied to its environment. */
+    /** The cluster side switched off: webhook only, /filter and /bind answer an error. */
+    public static ClusterConfig withoutKubernetes() {
+        EnvReader reader = new EnvReader(Map.of("VGPU_KUBERNETES", "false"), GatewayConfig.PREFIX);
+        ClusterConfig cluster = ClusterConfig.read(reader, "127.0.0.1");
+        reader.finish();
+        return cluster;
+    }
+
     public static GatewayConfig config(String... overrides) {
         Map<String, String> env = new HashMap<>(Map.of(
                 "VGPU_PLAIN_HTTP", "true",

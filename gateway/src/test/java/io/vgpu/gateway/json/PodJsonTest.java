@@ -1,6 +1,7 @@
-package io.vgpu.gateway.webhook;
+package io.vgpu.gateway.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import org.junit.jupiter.api.Test;
@@ -15,8 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class PodJsonTest {
 
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+
     static JsonNode json(String s) throws IOException {
-        return AdmissionFixtures.MAPPER.readTree(s.replace('\'', '"'));
+        return MAPPER.readTree(s.replace('\'', '"'));
     }
 
     static PodSpec decoded(PodJson.Result r) {

@@ -1,4 +1,4 @@
-package io.vgpu.gateway.webhook;
+package io.vgpu.gateway.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps the Pod JSON of an AdmissionReview ({@code request.object}) onto the core's {@link PodSpec}.
+ * Maps Pod JSON (an AdmissionReview's {@code request.object}, an extender request's {@code Pod}) onto the
+ * core's {@link PodSpec}.
  * Only the fields the core reads are taken; everything else stays in the raw JSON, which the webhook
  * never re-serialises (the patch is targeted), so unknown fields survive.
  *
@@ -20,21 +21,21 @@ import java.util.Map;
  * wrong JSON type makes the pod undecodable, as Go's decoder would; quantities may be JSON strings or
  * numbers (Kubernetes accepts both). Never throws on bad input: {@link #decode} returns a {@link Result}.
  */
-final class PodJson {
+public final class PodJson {
 
     private PodJson() {
     }
 
     /** A decoded pod or the reason it could not be decoded. */
-    sealed interface Result permits Decoded, Undecodable {
+    public sealed interface Result permits Decoded, Undecodable {
     }
 
     /** @param pod the pod */
-    record Decoded(PodSpec pod) implements Result {
+    public record Decoded(PodSpec pod) implements Result {
     }
 
     /** @param message what is wrong, with the JSON path */
-    record Undecodable(String message) implements Result {
+    public record Undecodable(String message) implements Result {
     }
 
     /**
@@ -43,7 +44,7 @@ final class PodJson {
      * @param name      {@code request.name}, used when the object has none
      * @param uid       used when the object has no {@code metadata.uid} (the AdmissionReview request uid)
      */
-    static Result decode(JsonNode object, String namespace, String name, String uid) {
+    public static Result decode(JsonNode object, String namespace, String name, String uid) {
         try {
             return new Decoded(pod(object, namespace, name, uid));
         } catch (BadField e) {

@@ -1,0 +1,189 @@
+package io.vgpu.gateway;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.core.accounting.AccountingFeed;
+import io.vgpu.gateway.core.accounting.PodTracker;
+import io.vgpu.gateway.core.filter.FilterConfig;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.port.ClusterEvents;
+import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.core.port.Readiness;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.extender.BindHandler;
+import io.vgpu.gateway.extender.ExtenderBindingResult;
+import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.extender.ExtenderReplies;
+import io.vgpu.gateway.extender.FilterHandler;
+import io.vgpu.gateway.http.ApiRoute;
+import io.vgpu.gateway.http.ExtenderRejections;
+import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.http.InFlightLimiter;
+import io.vgpu.gateway.kube.HandshakeReconciler;
+import io.vgpu.gateway.kube.InformerConfig;
+import io.vgpu.gateway.kube.KubeApi;
+import io.vgpu.gateway.kube.KubeClientConfig;
+import io.vgpu.gateway.kube.KubeClientFactory;
+import io.vgpu.gateway.kube.KubeEventRecorder;
+import io.vgpu.gateway.kube.KubeInformers;
+import io.vgpu.gateway.kube.KubeNodeLock;
+import io.vgpu.gateway.kube.KubePodWriter;
+import io.vgpu.gateway.scheduling.BindService;
+import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.SchedulingConfig;
+import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.state.store.HazelcastClusterState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Builds the cluster-facing half of the gateway for {@link ServeCommand} (the composition root): the
+ * Hazelcast member, the Kubernetes client, informers feeding the store and the quota book, and the
+ * {@code /filter} and {@code /bind} routes. Blocking start-up steps run on a worker thread.
+ */
+final class GatewayAssembly {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
+    private static final long SWEEP_EVERY_MILLIS = 5_000;
+    private static final long HANDSHAKE_EVERY_MILLIS = 15_000;
+
+    private GatewayAssembly() {
+    }
+
+    /**
+     * What the cluster side contributes to the running gateway.
+     *
+     * @param routes    the extender routes
+     * @param readiness what {@code /readyz} checks
+     * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
+     * @param closer    stops informers, the client and the Hazelcast member (gracefully)
+     */
+    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, Runnable closer) {
+    }
+
+    /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
+    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics) {
+        NvidiaConfig nvidia = config.nvidia();
+        QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
+                nvidia.effectiveMemoryFactor());
+        if (!cluster.kubernetes()) {
+            LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
+            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, () -> { }));
+        }
+        return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
+                .compose(state -> wire(vertx, config, cluster, metrics, quotas, state));
+    }
+
+    private static Future<Parts> wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
+                                      QuotaBook quotas, HazelcastClusterState state) {
+        Clock clock = Clock.systemUTC();
+        KubeClientConfig kubeConfig = new KubeClientConfig(
+                cluster.kubeconfig() == null ? null : cluster.kubeconfig().toString(), null, config.kubeQps(),
+                config.kubeBurst(), KubeClientConfig.DEFAULTS.requestTimeout(), KubeClientConfig.DEFAULTS.maxInFlight(),
+                KubeClientConfig.DEFAULTS.maxRateWait(), KubeClientConfig.DEFAULTS.retries());
+        KubernetesClient client = KubeClientFactory.create(kubeConfig, vertx);
+        KubeApi api = new KubeApi(client, kubeConfig);
+        String schedulerName = config.schedulerNames().get(0);
+        KubeEventRecorder events = new KubeEventRecorder(api, schedulerName, 64, clock);
+        HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
+
+        ClusterEvents listeners = ClusterEvents.fanOut(List.of(
+                new AccountingFeed(new PodTracker(quotas), quotas),
+                new StateIngest(state, health(handshake), clock)));
+        KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
+                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners);
+
+        SchedulingConfig scheduling = new SchedulingConfig(cluster.reservationTtl(),
+                SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
+                SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
+        FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
+                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, new KubePodWriter(api),
+                events, scheduling, clock);
+        BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
+                new KubePodWriter(api), events, new RequestDeriver(config.nvidia()), scheduling, clock);
+
+        AtomicBoolean storeReady = new AtomicBoolean();
+        state.ready().thenRun(() -> storeReady.set(true));
+        informers.start().whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.error("informers did not start: {}", e.toString());
+            } else {
+                LOG.info("informers synced");
+            }
+        });
+        long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
+        long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
+                id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
+
+        Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
+        Runnable closer = () -> {
+            vertx.cancelTimer(sweeper);
+            vertx.cancelTimer(handshakes);
+            informers.close();
+            api.close();
+            client.close();
+            try {
+                state.shutdown().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("Hazelcast member did not leave cleanly: {}", e.toString());
+            }
+        };
+        List<ApiRoute> routes = new ArrayList<>();
+        routes.add(route("/filter", config, metrics, new FilterHandler(filter, metrics), ExtenderRejections.filter(
+                ExtenderReplies.MAX_BODY_BYTES)));
+        routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
+                ExtenderReplies.MAX_BODY_BYTES)));
+        return Future.succeededFuture(new Parts(routes, readiness, quotas, closer));
+    }
+
+    /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */
+    private static NodeHealth health(HandshakeReconciler handshake) {
+        return new NodeHealth() {
+            @Override
+            public CompletionStage<Boolean> healthy(NodeObservation node) {
+                return handshake.reconcile(node).handle((verdict, e) -> e != null || verdict.healthy());
+            }
+
+            @Override
+            public void forget(String node) {
+                handshake.forget(node);
+            }
+        };
+    }
+
+    private static ApiRoute route(String path, GatewayConfig config, GatewayMetrics metrics,
+                                  Handler<RoutingContext> handler,
+                                  ExtenderRejections rejections) {
+        InFlightLimiter limiter = new InFlightLimiter(path, config.maxInFlight());
+        metrics.inFlight(limiter);
+        return new ApiRoute(path, ExtenderReplies.MAX_BODY_BYTES, limiter, handler, rejections);
+    }
+
+    private static List<ApiRoute> disabledRoutes(GatewayConfig config) {
+        String why = "Kubernetes is disabled on this gateway (VGPU_KUBERNETES=false)";
+        return List.of(
+                new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES,
+                        new InFlightLimiter("/filter", config.maxInFlight()),
+                        ctx -> ExtenderReplies.write(ctx, ExtenderFilterResult.error(why)),
+                        ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES)),
+                new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES,
+                        new InFlightLimiter("/bind", config.maxInFlight()),
+                        ctx -> ExtenderReplies.write(ctx, ExtenderBindingResult.failed(why)),
+                        ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES)));
+    }
+}

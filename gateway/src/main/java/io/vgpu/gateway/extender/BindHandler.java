@@ -1,0 +1,41 @@
+package io.vgpu.gateway.extender;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.scheduling.BindService;
+
+/**
+ * {@code POST /bind}: decodes {@code ExtenderBindingArgs}, calls {@link BindService}, writes the
+ * {@code ExtenderBindingResult}. Always HTTP 200 with JSON.
+ */
+public final class BindHandler implements Handler<RoutingContext> {
+
+    private final BindService service;
+    private final ExtenderMetrics metrics;
+
+    /**
+     * @param service the bind verb
+     * @param metrics request timing
+     */
+    public BindHandler(BindService service, ExtenderMetrics metrics) {
+        this.service = service;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        long start = System.nanoTime();
+        ExtenderDecoder.Result<ExtenderBindingArgs> args = ExtenderDecoder.bindingArgs(ExtenderReplies.body(ctx));
+        Future<ExtenderBindingResult> result = args instanceof ExtenderDecoder.Result.Valid<ExtenderBindingArgs> v
+                ? service.bind(v.value())
+                : Future.succeededFuture(ExtenderBindingResult.failed(
+                        ((ExtenderDecoder.Result.Invalid<ExtenderBindingArgs>) args).message()));
+        result.onComplete(done -> {
+            ExtenderBindingResult r = done.succeeded() ? done.result()
+                    : ExtenderBindingResult.failed(done.cause().toString());
+            ExtenderReplies.write(ctx, r);
+            metrics.bind(r.ok() ? "bound" : "error", System.nanoTime() - start);
+        });
+    }
+}

@@ -1,0 +1,269 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.LockOutcome;
+import io.vgpu.gateway.core.port.NodeLockPort;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.request.PodRequests;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.extender.ExtenderBindingArgs;
+import io.vgpu.gateway.extender.ExtenderBindingResult;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ConfirmOutcome;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.LockOutcome.Contended;
+import io.vgpu.state.model.LockOutcome.UnknownNode;
+import io.vgpu.state.model.NodeLockHolder;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.Vendor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code /bind} verb (spec §11.1 with DESIGN.md §3's changes): confirm the pod's reservation in the
+ * shared state, take the node lock (decided first in the node's shared state, then written as HAMi's
+ * {@code hami.io/mutex.lock} annotation for the device plugin), mark {@code bind-phase=allocating}, then
+ * POST the Binding. A contended lock is waited for asynchronously, bounded by
+ * {@link SchedulingConfig#nodeLockWait()}, instead of failing into kube-scheduler's back-off. A pod
+ * already bound to the node succeeds without charging twice. A failure releases the locks it took; the
+ * reservation stays until it expires or the pod is filtered again (as in HAMi).
+ *
+ * <pre>
+ *   pod + node known? ─► confirm ─► needs GPU lock? ─► state lock ─► API lock ─► bind-phase ─► Binding
+ *        │ no               │ refused      │ no ──────────────────────────────────┘      │ fail  │ fail
+ *        ▼                  ▼                                                            ▼       ▼
+ *      Error             Error                                          release locks, Error
+ * </pre>
+ */
+public final class BindService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BindService.class);
+
+    private final Vertx vertx;
+    private final ClusterCache cache;
+    private final ClusterState state;
+    private final NodeLockPort nodeLock;
+    private final PodWriter pods;
+    private final EventSink events;
+    private final RequestDeriver requests;
+    private final SchedulingConfig config;
+    private final Clock clock;
+
+    /**
+     * @param vertx    for the lock-wait timers
+     * @param cache    informer caches (pods, nodes)
+     * @param state    the shared cluster state
+     * @param nodeLock the API node lock
+     * @param pods     writes bind-phase and the Binding
+     * @param events   Kubernetes events
+     * @param requests derives the pod's GPU requests (does it need the NVIDIA lock?)
+     * @param config   timing and bounds
+     * @param clock    the time source
+     */
+    public BindService(Vertx vertx, ClusterCache cache, ClusterState state, NodeLockPort nodeLock, PodWriter pods,
+                       EventSink events, RequestDeriver requests, SchedulingConfig config, Clock clock) {
+        this.vertx = vertx;
+        this.cache = cache;
+        this.state = state;
+        this.nodeLock = nodeLock;
+        this.pods = pods;
+        this.events = events;
+        this.requests = requests;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** Answers one bind request. The future never fails. */
+    public Future<ExtenderBindingResult> bind(ExtenderBindingArgs args) {
+        PodKey key = new PodKey(args.podNamespace(), args.podName(), args.podUid());
+        try {
+            return bindSafely(args, key).recover(e -> {
+                String message = FilterService.message(e);
+                LOG.warn("bind {}/{} to {}: {}", args.podNamespace(), args.podName(), args.node(), message);
+                events.bindingFailed(key, message);
+                return Future.succeededFuture(ExtenderBindingResult.failed(message));
+            });
+        } catch (RuntimeException e) {
+            LOG.error("bind failed unexpectedly", e);
+            return Future.succeededFuture(ExtenderBindingResult.failed(FilterService.message(e)));
+        }
+    }
+
+    private Future<ExtenderBindingResult> bindSafely(ExtenderBindingArgs args, PodKey key) {
+        Optional<ObservedPod> observed = cache.pod(args.podNamespace(), args.podName());
+        if (observed.isEmpty()) {
+            return dropReservation(args.podUid())
+                    .compose(x -> fail("pod \"" + args.podName() + "\" not found"));
+        }
+        if (cache.node(args.node()).isEmpty()) {
+            return dropReservation(args.podUid())
+                    .compose(x -> fail("failed to get node " + args.node() + ": node \"" + args.node()
+                            + "\" not found"));
+        }
+        ObservedPod pod = observed.get();
+        if (args.node().equals(pod.boundNode())) {
+            return Future.succeededFuture(ExtenderBindingResult.OK); // a retried bind of a bound pod
+        }
+        if (!pod.boundNode().isEmpty()) {
+            return fail("pod " + key.namespace() + "/" + key.name() + " is already bound to node "
+                    + pod.boundNode());
+        }
+        return confirm(args, pod)
+                .compose(confirmed -> needsNodeLock(pod.spec()) ? lockAndBind(args, key) : bindPod(args, key, false));
+    }
+
+    /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
+    private Future<Void> confirm(ExtenderBindingArgs args, ObservedPod pod) {
+        PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
+        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec()),
+                        clock.millis()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(outcome -> {
+                    if (outcome instanceof ConfirmOutcome.Confirmed) {
+                        return Future.succeededFuture();
+                    }
+                    String why = outcome instanceof ConfirmOutcome.UnknownNode ? "node is not registered"
+                            : outcome instanceof ConfirmOutcome.Missing ? "no reservation (filter first)"
+                            : "its reservation expired and the devices are taken";
+                    return Future.failedFuture("cannot bind " + args.podNamespace() + "/" + args.podName() + " to "
+                            + args.node() + ": " + why);
+                });
+    }
+
+    /** The allocation recorded on the pod, so an expired reservation can be re-made under the capacity rule. */
+    private static PodAllocation fallbackAllocation(PodSpec spec) {
+        String allocated = spec.annotation(HamiAnnotations.DEVICES_ALLOCATED);
+        if (allocated == null) {
+            return null;
+        }
+        Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(allocated);
+        return decoded.isOk() ? new PodAllocation(decoded.value(), spec.initContainers().size()) : null;
+    }
+
+    /** HAMi locks only when a regular (non-init) container asks for an NVIDIA device (spec §11.1 step 3). */
+    private boolean needsNodeLock(PodSpec spec) {
+        PodRequests r = requests.podRequests(spec);
+        for (int i = r.initCount(); i < r.containers().size(); i++) {
+            if (r.request(i, Vendor.NVIDIA).map(q -> q.nums() > 0).orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Future<ExtenderBindingResult> lockAndBind(ExtenderBindingArgs args, PodKey key) {
+        long deadline = clock.millis() + config.nodeLockWait().toMillis();
+        return stateLock(args, deadline)
+                .compose(x -> apiLock(args, key, deadline)
+                        .recover(e -> unlockState(args).compose(y -> Future.failedFuture(e))))
+                .compose(x -> bindPod(args, key, true));
+    }
+
+    /** The contention decision, made atomically in the node's shared state (no API round trip). */
+    private Future<Void> stateLock(ExtenderBindingArgs args, long deadline) {
+        return Future.fromCompletionStage(state.lockNode(args.node(), args.podNamespace(), args.podName(),
+                        clock.millis(), config.nodeLockTimeout().toMillis()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(outcome -> {
+                    if (outcome.holds()) {
+                        return Future.succeededFuture();
+                    }
+                    boolean registered = !(outcome instanceof UnknownNode);
+                    if (outcome instanceof Contended c && abandoned(args.node(), c.holder())) {
+                        // its binder died between the shared lock and the annotation: nobody will release it
+                        return Future.fromCompletionStage(state.unlockNode(args.node(), c.holder().namespace(),
+                                c.holder().name())).compose(u -> stateLock(args, deadline));
+                    }
+                    if (registered && clock.millis() < deadline) {
+                        return vertx.timer(config.lockRetryEvery().toMillis(), TimeUnit.MILLISECONDS)
+                                .compose(t -> stateLock(args, deadline));
+                    }
+                    return Future.failedFuture(registered ? contention(args) : "node " + args.node()
+                            + " is not registered");
+                });
+    }
+
+    /** A shared-state lock whose annotation never appeared on the node within the grace period. */
+    private boolean abandoned(String node, NodeLockHolder holder) {
+        return cache.node(node).map(n -> n.lock() == null).orElse(false)
+                && clock.millis() - holder.sinceMillis() > StateIngest.LOCK_GRACE_MILLIS;
+    }
+
+    /** HAMi's {@code hami.io/mutex.lock}, which the device plugin reads to find the pod it allocates. */
+    private Future<Void> apiLock(ExtenderBindingArgs args, PodKey key, long deadline) {
+        return Future.fromCompletionStage(nodeLock.lock(args.node(), key.ref(), config.nodeLockTimeout()))
+                .compose(outcome -> {
+                    if (outcome instanceof LockOutcome.Acquired) {
+                        return Future.succeededFuture();
+                    }
+                    if (outcome instanceof LockOutcome.Contended && clock.millis() < deadline) {
+                        return vertx.timer(config.lockRetryEvery().toMillis(), TimeUnit.MILLISECONDS)
+                                .compose(t -> apiLock(args, key, deadline));
+                    }
+                    return Future.failedFuture(outcome instanceof LockOutcome.Contended ? contention(args)
+                            : outcome.message());
+                });
+    }
+
+    private Future<ExtenderBindingResult> bindPod(ExtenderBindingArgs args, PodKey key, boolean locked) {
+        return Future.fromCompletionStage(pods.patchBindPhase(key, "allocating", clock.millis() / 1000))
+                .compose(write -> write.ok() ? Future.fromCompletionStage(pods.bind(key, args.node()))
+                        : Future.failedFuture("failed to patch bind-phase: " + write.message()))
+                .compose(outcome -> outcome.ok() ? Future.succeededFuture()
+                        : Future.failedFuture(((BindOutcome) outcome).message()))
+                .map(x -> {
+                    events.bindingSucceeded(key, args.node());
+                    LOG.info("bound {}/{} to {}", key.namespace(), key.name(), args.node());
+                    return ExtenderBindingResult.OK;
+                })
+                .recover(e -> locked ? releaseLocks(args, key).compose(y -> Future.failedFuture(e))
+                        : Future.failedFuture(e));
+    }
+
+    /** Owner-checked release of both locks after this pod's own failure. */
+    private Future<Void> releaseLocks(ExtenderBindingArgs args, PodKey key) {
+        return Future.fromCompletionStage(nodeLock.release(args.node(), key.ref(), false)).otherwiseEmpty()
+                .compose(x -> unlockState(args));
+    }
+
+    private Future<Void> unlockState(ExtenderBindingArgs args) {
+        return Future.fromCompletionStage(state.unlockNode(args.node(), args.podNamespace(), args.podName()))
+                .otherwiseEmpty().mapEmpty();
+    }
+
+    private Future<Void> dropReservation(String podUid) {
+        if (podUid == null || podUid.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return Future.fromCompletionStage(state.podNode(podUid))
+                .compose(node -> node.isPresent()
+                        ? Future.fromCompletionStage(state.release(node.get(), podUid)).mapEmpty()
+                        : Future.<Void>succeededFuture())
+                .otherwiseEmpty().mapEmpty();
+    }
+
+    private static Future<ExtenderBindingResult> fail(String message) {
+        return Future.failedFuture(message);
+    }
+
+    private String contention(ExtenderBindingArgs args) {
+        return "node " + args.node() + " has been locked within " + config.nodeLockTimeout().toMinutes()
+                + "m0s: node lock contention";
+    }
+}

@@ -1,0 +1,210 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vertx.core.Future;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.filter.Candidate;
+import io.vgpu.gateway.core.filter.FilterAnnotations;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.port.ScoredNode;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.extender.ExtenderArgs;
+import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.extender.FilterResponses;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.ReserveOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code /filter} verb (spec §9, DESIGN.md §3 "Optimistic filter"): decide on the local snapshot,
+ * reserve the best node with one atomic entry processor, patch the pod's HAMi annotations, then answer.
+ * A refused reservation (another replica won the race) moves on to the next-best node, up to
+ * {@link SchedulingConfig#reserveAttempts()}. Every expected failure is an answer with {@code Error} or
+ * {@code FailedNodes}, never an exception.
+ */
+public final class FilterService {
+
+    /** Reason given for a node whose reservation the shared state refused. */
+    public static final String RESERVATION_CONFLICT = "reservation conflict: capacity taken meanwhile";
+
+    private static final Logger LOG = LoggerFactory.getLogger(FilterService.class);
+
+    private final FilterDecider decider;
+    private final ClusterState state;
+    private final QuotaBook quotas;
+    private final PodWriter pods;
+    private final EventSink events;
+    private final SchedulingConfig config;
+    private final Clock clock;
+
+    /**
+     * @param decider the pure filter decision
+     * @param state   the shared cluster state (reservations)
+     * @param quotas  the namespace quota book Fit consults
+     * @param pods    writes the filter annotations
+     * @param events  Kubernetes events
+     * @param config  timing and bounds
+     * @param clock   the time source
+     */
+    public FilterService(FilterDecider decider, ClusterState state, QuotaBook quotas, PodWriter pods,
+                         EventSink events, SchedulingConfig config, Clock clock) {
+        this.decider = decider;
+        this.state = state;
+        this.quotas = quotas;
+        this.pods = pods;
+        this.events = events;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** Answers one filter request. The future never fails. */
+    public Future<ExtenderFilterResult> filter(ExtenderArgs args) {
+        try {
+            if (args.pod() == null) {
+                return Future.succeededFuture(ExtenderFilterResult.error("extender args missing pod"));
+            }
+            if (args.simulationMode()) {
+                return Future.succeededFuture(simulate(args));
+            }
+            PodSpec pod = args.pod();
+            return previousNode(pod)
+                    .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
+                    .recover(e -> {
+                        LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
+                        return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
+                    });
+        } catch (RuntimeException e) {
+            LOG.error("filter failed unexpectedly", e);
+            return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
+        }
+    }
+
+    private ExtenderFilterResult simulate(ExtenderArgs args) {
+        Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
+        args.nodes().forEach((name, node) -> {
+            Map<String, String> a = new LinkedHashMap<>();
+            node.path("metadata").path("annotations").fields().forEachRemaining(f -> a.put(f.getKey(), f.getValue().asText()));
+            annotations.put(name, a);
+        });
+        return FilterResponses.simulationMode(decider.decideSimulation(args.pod(), annotations), args.nodes());
+    }
+
+    /** Where this pod holds a reservation from an earlier filter, if anywhere. */
+    private Future<Optional<String>> previousNode(PodSpec pod) {
+        if (pod.uid().isEmpty()) {
+            return Future.succeededFuture(Optional.empty());
+        }
+        return Future.fromCompletionStage(state.podNode(pod.uid()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Future<ExtenderFilterResult> decideAndReserve(PodSpec pod, List<String> nodeNames,
+                                                          Optional<String> previous) {
+        // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2)
+        FilterDecision decision = decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous),
+                quotas);
+        PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
+        int requested = nodeNames == null ? 0 : nodeNames.size();
+        if (decision instanceof FilterDecision.Failed f) {
+            events.filteringError(key, f.message());
+        } else if (decision instanceof FilterDecision.NoFit n) {
+            events.filteringFailed(key, n.failedNodes(), requested);
+        }
+        if (!(decision instanceof FilterDecision.Fits fits)) {
+            return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
+        }
+        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.failedNodes()), previous, requested);
+    }
+
+    private NodeView viewWithout(String name, String podUid, Optional<String> previous) {
+        NodeView view = state.node(name);
+        if (view == null || previous.isEmpty() || !previous.get().equals(name)) {
+            return view;
+        }
+        NodeState node = state.nodeState(name);
+        return node == null ? view
+                : new NodeView(name, node.usageWithout(podUid), view.annotations(), view.pairScores());
+    }
+
+    private Future<ExtenderFilterResult> reserveRanked(PodSpec pod, PodKey key, FilterDecision.Fits fits, int attempt,
+                                                       Map<String, String> failed, Optional<String> previous,
+                                                       int requested) {
+        Candidate candidate = fits.ranked().get(attempt);
+        long now = clock.millis();
+        PodRef ref = new PodRef(pod.uid(), pod.namespace(), pod.name());
+        return Future.fromCompletionStage(state.reserve(candidate.node(), ref, candidate.allocation(), now,
+                        now + config.reservationTtl().toMillis()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(outcome -> {
+                    if (outcome instanceof ReserveOutcome.Reserved || outcome instanceof ReserveOutcome.AlreadyBound) {
+                        return annotate(pod, key, candidate, fits, previous, requested);
+                    }
+                    failed.put(candidate.node(), RESERVATION_CONFLICT);
+                    int next = attempt + 1;
+                    if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
+                        return reserveRanked(pod, key, fits, next, failed, previous, requested);
+                    }
+                    events.filteringFailed(key, failed, requested);
+                    return Future.succeededFuture(
+                            FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                });
+    }
+
+    /** Writes the HAMi annotations before answering (the durable record); undoes the reservation on failure. */
+    private Future<ExtenderFilterResult> annotate(PodSpec pod, PodKey key, Candidate chosen, FilterDecision.Fits fits,
+                                                  Optional<String> previous, int requested) {
+        Map<String, String> annotations = FilterAnnotations.annotations(chosen, clock.millis() / 1000);
+        return Future.fromCompletionStage(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
+                .compose(write -> {
+                    if (!write.ok()) {
+                        return Future.fromCompletionStage(state.release(chosen.node(), pod.uid()))
+                                .otherwiseEmpty()
+                                .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"
+                                        + pod.name() + ": " + write.message()));
+                    }
+                    releasePrevious(pod, previous, chosen.node());
+                    events.filteringSucceeded(key, chosen.node(), requested, ranking(fits));
+                    LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
+                            fits.ranked().size(), requested, chosen.node());
+                    return Future.succeededFuture(FilterResponses.cacheMode(fits, null, chosen.node()));
+                });
+    }
+
+    /** The pod moved: drop its older reservation (after the new one committed, DESIGN.md §3). */
+    private void releasePrevious(PodSpec pod, Optional<String> previous, String chosen) {
+        if (previous.isPresent() && !previous.get().equals(chosen)) {
+            state.release(previous.get(), pod.uid()).whenComplete((released, e) -> {
+                if (e != null) {
+                    LOG.warn("filter {}/{}: old reservation on {} not released: {}", pod.namespace(), pod.name(),
+                            previous.get(), e.toString());
+                }
+            });
+        }
+    }
+
+    private static List<ScoredNode> ranking(FilterDecision.Fits fits) {
+        List<ScoredNode> out = new ArrayList<>(fits.ranked().size());
+        fits.ranked().forEach(c -> out.add(new ScoredNode(c.node(), c.score())));
+        return out;
+    }
+
+    static String message(Throwable e) {
+        Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+}
