@@ -8,6 +8,7 @@ import io.vgpu.state.model.UsageAccounting;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -80,6 +81,15 @@ public final class QuotaBook implements QuotaGate, NamespaceQuota {
     /** The entry for {@code resource} in {@code namespace}, or null when there is none. */
     public QuotaLimit entry(String namespace, String resource) {
         return entries.get(new Key(namespace, resource));
+    }
+
+    /**
+     * Every entry, for metrics: namespace → resource name → entry (a snapshot copy).
+     */
+    public Map<String, Map<String, QuotaLimit>> entries() {
+        Map<String, Map<String, QuotaLimit>> out = new TreeMap<>();
+        entries.forEach((k, v) -> out.computeIfAbsent(k.namespace(), n -> new TreeMap<>()).put(k.resource(), v));
+        return out;
     }
 
     /** {@code FitQuota(ns, mem, cores)}: false iff an enforced entry would go over its limit. */

@@ -1,0 +1,152 @@
+package io.vgpu.gateway.metrics;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.DeviceGrant;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.model.QuotaLimit;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * HAMi's scheduler gauges (spec §13) computed on every scrape from the shared state's local snapshot,
+ * each with HAMi's constant label {@code zone="vGPU"}. In a multi-replica install every replica
+ * exports only the nodes (and namespaces) whose key it owns, so each series exists exactly once across
+ * the cluster and a dashboard can sum without double counting.
+ *
+ * <p>Runs on the scraping thread; reads local snapshots only (no network). Thread-safe.
+ */
+public final class HamiSchedulerCollector implements MultiCollector {
+
+    private static final double MIB = 1024.0 * 1024.0;
+    private static final String ZONE = "vGPU";
+
+    private final ClusterState state;
+    private final QuotaBook quotas;
+
+    /**
+     * @param state  the shared cluster state (its local snapshot)
+     * @param quotas the namespace quota book
+     */
+    public HamiSchedulerCollector(ClusterState state, QuotaBook quotas) {
+        this.state = state;
+        this.quotas = quotas;
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        Map<String, Family> families = new LinkedHashMap<>();
+        for (NodeView node : state.nodes()) {
+            if (!state.ownsNode(node.name())) {
+                continue;
+            }
+            for (DeviceUsage d : node.devices()) {
+                device(families, node.name(), d);
+            }
+            NodeState ns = state.nodeState(node.name());
+            if (ns != null) {
+                ns.charges().forEach((uid, charge) -> pod(families, node.name(), charge));
+            }
+        }
+        quotas.entries().forEach((namespace, byResource) -> {
+            if (state.ownsNode(namespace)) {
+                byResource.forEach((resource, q) -> quota(families, namespace, resource, q));
+            }
+        });
+        MetricSnapshots.Builder out = MetricSnapshots.builder();
+        families.values().forEach(f -> out.metricSnapshot(f.snapshot()));
+        return out.build();
+    }
+
+    private static void device(Map<String, Family> f, String node, DeviceUsage d) {
+        String idx = Integer.toString(d.index());
+        add(f, "hami_gpu_memory_limit_bytes", "Device memory limit for a certain GPU", d.totalmem() * MIB,
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+        add(f, "hami_gpu_core_limit_ratio", "Device core limit for a certain GPU", d.totalcore(),
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+        add(f, "hami_gpu_memory_allocated_bytes", "Device memory allocated for a certain GPU", d.usedmem() * MIB,
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
+                Integer.toString(d.totalcore()), "device_type", d.type());
+        add(f, "hami_gpu_shared_count", "Number of containers sharing this GPU", d.used(),
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+        add(f, "hami_gpu_core_allocated_ratio", "Device core allocated for a certain GPU", d.usedcores(),
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+        add(f, "hami_node_gpu_overview", "GPU overview on a certain node", d.usedmem() * MIB,
+                "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
+                Integer.toString(d.totalcore()), "device_memory_limit", Integer.toString(d.totalmem()),
+                "device_type", d.type());
+        if (d.totalmem() > 0) {
+            add(f, "hami_node_gpu_memory_allocated_ratio", "GPU Memory Allocated Percentage on a certain GPU",
+                    (double) d.usedmem() / d.totalmem(), "node", node, "device_uuid", d.id(), "device_index", idx);
+        }
+    }
+
+    /** Per pod: its collapsed charge (HAMi's container_index is the index in the collapsed list: 0). */
+    private static void pod(Map<String, Family> f, String node, PodCharge charge) {
+        for (DeviceGrant g : charge.allocation().grants()) {
+            add(f, "hami_vgpu_memory_allocated_bytes", "vGPU memory allocated from a container", g.usedmem() * MIB,
+                    "namespace", charge.podNamespace(), "node", node, "pod", charge.podName(), "container_index", "0",
+                    "device_uuid", g.uuid());
+            add(f, "hami_vgpu_core_allocated_ratio", "vGPU core allocated from a container", g.usedcores(),
+                    "namespace", charge.podNamespace(), "node", node, "pod", charge.podName(), "container_index", "0",
+                    "device_uuid", g.uuid());
+        }
+    }
+
+    private static void quota(Map<String, Family> f, String namespace, String resource, QuotaLimit q) {
+        add(f, "hami_resource_quota_used", "resourcequota usage for a certain device", q.used(),
+                "namespace", namespace, "quota_name", resource, "limit", Long.toString(q.limit()));
+        if (q.limitSet()) {
+            add(f, "hami_resource_quota_limit", "resourcequota limit for a certain device", q.limit(),
+                    "namespace", namespace, "quota_name", resource);
+        }
+    }
+
+    private static void add(Map<String, Family> families, String name, String help, double value, String... labels) {
+        families.computeIfAbsent(name, n -> new Family(n, help)).add(value, labels);
+    }
+
+    /** One gauge family; a repeated label set keeps its first value (one bad node must not fail the scrape). */
+    private static final class Family {
+        private final String name;
+        private final String help;
+        private final List<GaugeDataPointSnapshot> points = new ArrayList<>();
+        private final Set<Labels> seen = new HashSet<>();
+
+        Family(String name, String help) {
+            this.name = name;
+            this.help = help;
+        }
+
+        void add(double value, String... labels) {
+            Labels.Builder b = Labels.builder();
+            for (int i = 0; i + 1 < labels.length; i += 2) {
+                b.label(labels[i], labels[i + 1]);
+            }
+            b.label("zone", ZONE);
+            Labels built = b.build();
+            if (seen.add(built)) {
+                points.add(GaugeDataPointSnapshot.builder().labels(built).value(value).build());
+            }
+        }
+
+        GaugeSnapshot snapshot() {
+            GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help);
+            points.forEach(b::dataPoint);
+            return b.build();
+        }
+    }
+}
