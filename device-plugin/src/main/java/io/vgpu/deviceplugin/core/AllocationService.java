@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * The device plugin's {@code Allocate} and {@code GetPreferredAllocation} (spec §1.6, §2):
  *
  * <pre>
- *  find pending pod ─ missing ─────────────────────────────────────► Rejected (pod, lock untouched)
+ *  find pending pod ─ missing ──────────────────────► Rejected (no pod touched; a dangling lock is released)
  *       │
  *  inspect hook files ─► plan ─ Refuse ─► prepare dirs ─► fail(pod) ─► Rejected
  *                             └ Serve ──► prepare dirs ─ error ──────► fail(pod) ─► Rejected
@@ -39,6 +39,7 @@ public final class AllocationService {
     private final Supplier<DeviceInventory> inventory;
     private final PendingPodFinder finder;
     private final AllocationFinisher finisher;
+    private final NodeLockReleaser releaser;
     private final Object queueLock = new Object();
     private CompletionStage<?> queueTail = CompletableFuture.completedFuture(null);
 
@@ -55,6 +56,7 @@ public final class AllocationService {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.finder = new PendingPodFinder(cluster);
         this.finisher = new AllocationFinisher(cluster, releaser, node);
+        this.releaser = releaser;
     }
 
     /**
@@ -90,13 +92,26 @@ public final class AllocationService {
     private CompletionStage<AllocateResult> allocateNow(List<List<String>> requests) {
         return finder.find(node).thenCompose(lookup -> {
             if (lookup instanceof PodLookup.Missing missing) {
-                return CompletableFuture.completedFuture(new AllocateResult.Rejected(null, missing.message(), null));
+                return noPod(missing);
             }
             PodView pod = ((PodLookup.Found) lookup).pod();
             return Stages.fold(Stages.call(() -> host.inspect(planner.settings().hookPaths())),
                     files -> execute(pod, planner.plan(pod, requests, files, inventory.get())),
                     error -> execute(pod, planner.plan(pod, requests, HookFiles.none(), inventory.get())));
         });
+    }
+
+    /**
+     * No pod to charge: the call fails and nothing is written to any pod. A lock naming a pod that no
+     * longer exists can never be finished by anyone else, so it is released (owner-checked against
+     * that gone pod) instead of blocking the node until the scheduler's expiry.
+     */
+    private CompletionStage<AllocateResult> noPod(PodLookup.Missing missing) {
+        if (missing.danglingOwner() == null) {
+            return CompletableFuture.completedFuture(new AllocateResult.Rejected(null, missing.message(), null));
+        }
+        return releaser.release(node, missing.danglingOwner()).thenApply(lock ->
+                new AllocateResult.Rejected(null, missing.message(), new FinishReport("", "", lock)));
     }
 
     private CompletionStage<AllocateResult> execute(PodView pod, AllocatePlan plan) {

@@ -10,7 +10,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Finds the pod kubelet is allocating for on this node ({@link PendingPodRules}), with live reads of
- * the node and the pod. Never fails its stage: every problem is a {@link PodLookup.Missing}.
+ * the node and the pod. Never fails its stage: every problem is a {@link PodLookup.Missing}; when the
+ * node lock names a pod that no longer exists, the miss carries that owner so the caller can release
+ * the dangling lock.
  * Thread-safe.
  */
 public final class PendingPodFinder {
@@ -33,7 +35,8 @@ public final class PendingPodFinder {
         if (lookup instanceof PendingPodRules.Lookup.Owner owner) {
             PodRef ref = owner.pod();
             return Stages.fold(Stages.call(() -> cluster.pod(ref.namespace(), ref.name())),
-                    pod -> found(pod, PendingPodRules.podNotFound(ref.name())),
+                    pod -> CompletableFuture.completedFuture(pod.<PodLookup>map(PodLookup.Found::new)
+                            .orElseGet(() -> new PodLookup.Missing(PendingPodRules.podNotFound(ref.name()), ref))),
                     PendingPodFinder::missing);
         }
         if (lookup instanceof PendingPodRules.Lookup.Invalid invalid) {

@@ -15,8 +15,14 @@ public sealed interface PodLookup permits PodLookup.Found, PodLookup.Missing {
      * No pod: the message is what kubelet gets (e.g. {@code no binding pod found on node n1},
      * {@code pods "p" not found}, an API error).
      *
-     * @param message why
+     * @param message       why
+     * @param danglingOwner the pod the node lock names when that pod no longer exists, else null
      */
-    record Missing(String message) implements PodLookup {
+    record Missing(String message, PodRef danglingOwner) implements PodLookup {
+
+        /** A miss without a dangling lock. */
+        public Missing(String message) {
+            this(message, null);
+        }
     }
 }
