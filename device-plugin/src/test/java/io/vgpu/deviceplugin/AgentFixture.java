@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
 import io.vgpu.deviceplugin.devices.DeviceSource;
@@ -63,14 +64,25 @@ final class AgentFixture implements AutoCloseable {
         this.config = DevicePluginConfig.fromEnv(env);
     }
 
-    /** Creates the Node, starts the fake kubelet, then the agent over {@code source}. */
-    static AgentFixture start(Path dir, String node, KubernetesClient client, DeviceSource source, Map<String, String> env)
-            throws Exception {
+    /** Creates the Node and starts the fake kubelet; the agent is not started yet. */
+    static AgentFixture prepare(Path dir, String node, KubernetesClient client, Map<String, String> env) throws Exception {
         AgentFixture fx = new AgentFixture(dir, node, client, env);
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
         fx.kubelet = FakeKubelet.start(fx.config.kubeletSocket());
-        fx.agent = Main.start(fx.vertx, fx.config, client, source).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         return fx;
+    }
+
+    /** {@link #prepare}, then the agent over {@code source}. */
+    static AgentFixture start(Path dir, String node, KubernetesClient client, DeviceSource source, Map<String, String> env)
+            throws Exception {
+        AgentFixture fx = prepare(dir, node, client, env);
+        fx.agent = fx.startAgent(source).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return fx;
+    }
+
+    /** Starts the agent exactly as {@link Main#main} does after building the client and the source. */
+    Future<NodeAgent> startAgent(DeviceSource source) {
+        return Main.start(vertx, config, client, source);
     }
 
     /** The GPU description used by most tests: two A100s on NUMA 0 and 1. */

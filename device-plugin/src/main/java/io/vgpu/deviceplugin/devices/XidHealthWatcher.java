@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /**
  * NVML XID health checks (spec §1.5) on hamicore's dedicated watcher thread: a device whose event
- * registration fails is unhealthy at once; an XID critical error that the {@link XidPolicy} does not
+ * registration fails is unhealthy at once (NOT_SUPPORTED only means "too old to check" and is just logged); an XID critical error that the {@link XidPolicy} does not
  * ignore marks its device (or, without a device UUID, every device) unhealthy; an NVML wait error
  * marks every device unhealthy. Other event types are ignored.
  */
@@ -45,8 +45,12 @@ public final class XidHealthWatcher implements AutoCloseable {
         XidEventSet events = nvml.openXidEvents(indices);
         for (Map.Entry<Integer, NvmlException> failed : events.failedDevices().entrySet()) {
             state.devices().stream().filter(d -> d.index() == failed.getKey()).findFirst().ifPresent(d -> {
-                LOG.warn("device {} marked unhealthy: XID event registration failed: {}", d.id(), failed.getValue().getMessage());
-                state.markUnhealthy(d.id());
+                if (failed.getValue().returnCode() == NvmlException.NOT_SUPPORTED) {
+                    LOG.warn("device {} is too old for XID health checks: {}", d.id(), failed.getValue().getMessage());
+                } else {
+                    LOG.warn("device {} marked unhealthy: XID event registration failed: {}", d.id(), failed.getValue().getMessage());
+                    state.markUnhealthy(d.id());
+                }
             });
         }
         XidWatcher watcher = XidWatcher.start(events, poll, event -> onEvent(event, state, policy), error -> {
