@@ -22,7 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -111,6 +113,19 @@ public final class FabricClusterAccess implements ClusterAccess {
     }
 
     private <T> CompletionStage<T> call(Supplier<T> request) {
-        return CompletableFuture.supplyAsync(request, executor).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture.supplyAsync(request, executor)
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((value, error) -> {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    if (cause == null) {
+                        result.complete(value);
+                    } else if (cause instanceof TimeoutException) {
+                        result.completeExceptionally(new TimeoutException("Kubernetes API call timed out after " + timeout.toMillis() + " ms"));
+                    } else {
+                        result.completeExceptionally(cause);
+                    }
+                });
+        return result;
     }
 }
