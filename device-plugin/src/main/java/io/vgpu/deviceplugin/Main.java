@@ -126,7 +126,12 @@ public final class Main {
         NodeSettings node;
         try {
             NvidiaSettings base = DeviceConfigFile.read(config.deviceConfigFile());
-            node = NodeOverrides.apply(base, NodeConfigFile.read(config.nodeConfigFile()), config.nodeName());
+            node = NodeConfigFile.read(config.nodeConfigFile())
+                    .map(entries -> NodeOverrides.apply(base, entries, config.nodeName()))
+                    .orElseGet(() -> {
+                        LOG.warn("no per-node config {}: device config as is, operating mode empty (as HAMi)", config.nodeConfigFile());
+                        return NodeOverrides.withoutNodeConfig(base);
+                    });
             if (AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
                 throw new ConfigurationException("operatingmode 'mig' (HAMi dynamic MIG) is not supported by this plugin; "
                         + "use hami-core for node " + config.nodeName());

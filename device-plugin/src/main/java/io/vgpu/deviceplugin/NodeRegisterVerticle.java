@@ -38,6 +38,10 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private long timer = -1;
     private boolean stopped;
 
+    /**
+     * @param interval the period after a successful round (HAMi: 30 s)
+     * @param retry    the period after a failed round (HAMi: 5 s)
+     */
     public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
                                 Duration interval, Duration retry) {
         this.source = Objects.requireNonNull(source, "source");

@@ -31,6 +31,12 @@ final class AgentFixture implements AutoCloseable {
               gpuCorePolicy: default      # a scheduler key: ignored by the plugin
             """;
 
+    /** The HAMi chart's default per-node ConfigMap: one example entry for some other node. */
+    static final String NODE_CONFIG = """
+            {"nodeconfig":[{"name":"m5-cloudinfra-online02","devicememoryscaling":1.8,"devicesplitcount":10,
+              "migstrategy":"none","filterdevices":{"uuid":[],"index":[]}}]}
+            """;
+
     final Path dir;
     final Path kubeletDir;
     final Path hostRoot;
@@ -48,6 +54,7 @@ final class AgentFixture implements AutoCloseable {
         this.kubeletDir = Files.createDirectories(dir.resolve("device-plugins"));
         this.hostRoot = Files.createDirectories(dir.resolve("host"));
         Files.writeString(dir.resolve("device-config.yaml"), DEVICE_CONFIG);
+        Files.writeString(dir.resolve("config.json"), NODE_CONFIG);
         Map<String, String> env = new HashMap<>();
         env.put("VGPU_NODE_NAME", node);
         env.put("VGPU_KUBELET_DIR", kubeletDir.toString());

@@ -5,10 +5,12 @@ public final class ConfigurationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** An error with its message. */
     public ConfigurationException(String message) {
         super(message);
     }
 
+    /** An error with its message and cause. */
     public ConfigurationException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * HAMi's per-node config file ({@code /config/config.json}, ConfigMap {@code <release>-device-plugin}
@@ -26,15 +27,17 @@ public final class NodeConfigFile {
     }
 
     /**
-     * Reads the file; a missing file means no per-node entries.
+     * Reads the file.
      *
+     * @return the entries, or empty when the file does not exist (HAMi then registers without a mode,
+     *         see {@code NodeOverrides.withoutNodeConfig})
      * @throws ConfigurationException when the file exists but cannot be read or parsed
      */
-    public static List<NodeConfigEntry> read(Path file) {
+    public static Optional<List<NodeConfigEntry>> read(Path file) {
         try {
-            return parse(Files.readString(file));
+            return Optional.of(parse(Files.readString(file)));
         } catch (NoSuchFileException absent) {
-            return List.of();
+            return Optional.empty();
         } catch (IOException e) {
             throw new ConfigurationException("cannot read the node config " + file + ": " + e.getMessage(), e);
         }

@@ -37,6 +37,7 @@ public final class AllocationFinisher {
     private final NodeLockReleaser releaser;
     private final String node;
 
+    /** A finisher for pods of {@code node}, releasing through {@code releaser}. */
     public AllocationFinisher(ClusterAccess cluster, NodeLockReleaser releaser, String node) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.releaser = Objects.requireNonNull(releaser, "releaser");

@@ -26,6 +26,7 @@ public record ContainerResponse(SortedMap<String, String> envs, List<MountSpec> 
         cdiDevices = List.copyOf(cdiDevices);
     }
 
+    /** A copy of the env variables, sorted by name. */
     @Override
     public SortedMap<String, String> envs() {
         return new TreeMap<>(envs);

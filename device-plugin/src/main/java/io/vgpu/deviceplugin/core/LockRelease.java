@@ -24,15 +24,25 @@ public final class LockRelease {
     }
 
     /**
+     * The plugin's decision (owner check on).
+     *
      * @param lockValue the annotation value, null when absent
      * @param releaser  the pod whose allocation finished
      */
     public static Decision decide(String lockValue, PodRef releaser) {
+        return decide(lockValue, releaser, false);
+    }
+
+    /**
+     * HAMi's {@code ReleaseNodeLock} decision. The plugin always checks the owner; {@code skipOwnerCheck}
+     * (any lock is removed) is the scheduler's forced release of an expired or dangling lock.
+     */
+    public static Decision decide(String lockValue, PodRef releaser, boolean skipOwnerCheck) {
         if (lockValue == null) {
             return Decision.NOT_LOCKED;
         }
         boolean namesOwner = lockValue.contains(NodeLockCodec.SEPARATOR);
-        if (namesOwner && !lockValue.endsWith(NodeLockCodec.ownerSuffix(releaser.namespace(), releaser.name()))) {
+        if (!skipOwnerCheck && namesOwner && !lockValue.endsWith(NodeLockCodec.ownerSuffix(releaser.namespace(), releaser.name()))) {
             return Decision.NOT_OWNER;
         }
         return Decision.REMOVE;

@@ -36,6 +36,10 @@ public final class NodeLockReleaser {
     private final int attempts;
     private final Duration backoff;
 
+    /**
+     * @param attempts how many read-and-remove attempts (at least 1)
+     * @param backoff  the wait before the second attempt, doubled for each further one
+     */
     public NodeLockReleaser(ClusterAccess cluster, int attempts, Duration backoff) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         if (attempts < 1) {
@@ -50,40 +54,48 @@ public final class NodeLockReleaser {
         this(cluster, DEFAULT_ATTEMPTS, DEFAULT_BACKOFF);
     }
 
-    /** Releases {@code releaser}'s lock on {@code node}. */
+    /** Releases {@code releaser}'s lock on {@code node} (owner-checked, as the plugin always does). */
     public CompletionStage<LockReleaseResult> release(String node, PodRef releaser) {
-        return attempt(node, releaser, 1, "");
+        return release(node, releaser, false);
     }
 
-    private CompletionStage<LockReleaseResult> attempt(String node, PodRef releaser, int n, String lastError) {
+    /**
+     * Releases the lock on {@code node}; with {@code skipOwnerCheck} whoever holds it (HAMi's forced
+     * release, used by schedulers for expired or dangling locks, never by the plugin's Allocate path).
+     */
+    public CompletionStage<LockReleaseResult> release(String node, PodRef releaser, boolean skipOwnerCheck) {
+        return attempt(node, releaser, skipOwnerCheck, 1, "");
+    }
+
+    private CompletionStage<LockReleaseResult> attempt(String node, PodRef releaser, boolean skip, int n, String lastError) {
         if (n > attempts) {
             return CompletableFuture.completedFuture(new LockReleaseResult.Failed(
                     "failed to release node lock of " + releaser + " on node " + node + " after " + attempts
                             + " attempts: " + lastError));
         }
         return Stages.fold(Stages.call(() -> cluster.node(node)),
-                found -> found.map(view -> decide(view, releaser, n))
+                found -> found.map(view -> decide(view, releaser, skip, n))
                         .orElseGet(() -> done(new LockReleaseResult.Failed(PendingPodRules.nodeNotFound(node)))),
-                error -> retry(node, releaser, n, error));
+                error -> retry(node, releaser, skip, n, error));
     }
 
-    private CompletionStage<LockReleaseResult> decide(NodeView view, PodRef releaser, int n) {
-        LockRelease.Decision decision = LockRelease.decide(view.annotations().get(HamiAnnotations.NODE_LOCK), releaser);
+    private CompletionStage<LockReleaseResult> decide(NodeView view, PodRef releaser, boolean skip, int n) {
+        LockRelease.Decision decision = LockRelease.decide(view.annotations().get(HamiAnnotations.NODE_LOCK), releaser, skip);
         if (decision != LockRelease.Decision.REMOVE) {
             return done(new LockReleaseResult.Left(decision));
         }
         return Stages.fold(Stages.call(() -> cluster.removeNodeLock(view.name(), view.resourceVersion())),
                 ok -> done(new LockReleaseResult.Removed()),
-                error -> retry(view.name(), releaser, n, error));
+                error -> retry(view.name(), releaser, skip, n, error));
     }
 
-    private CompletionStage<LockReleaseResult> retry(String node, PodRef releaser, int n, String error) {
+    private CompletionStage<LockReleaseResult> retry(String node, PodRef releaser, boolean skip, int n, String error) {
         if (n >= attempts) {
-            return attempt(node, releaser, n + 1, error);
+            return attempt(node, releaser, skip, n + 1, error);
         }
         long delay = backoff.toMillis() << (n - 1);
         return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
-                .thenCompose(ignored -> attempt(node, releaser, n + 1, error));
+                .thenCompose(ignored -> attempt(node, releaser, skip, n + 1, error));
     }
 
     private static CompletionStage<LockReleaseResult> done(LockReleaseResult result) {

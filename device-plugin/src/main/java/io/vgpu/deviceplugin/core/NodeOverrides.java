@@ -41,6 +41,15 @@ public final class NodeOverrides {
         return new NodeSettings(merged, mode, preferred, filter);
     }
 
+    /**
+     * HAMi's result when the per-node file cannot be read: the device config as is, no filter, no
+     * preferred allocation, and the operating mode EMPTY (so the register annotation carries no
+     * {@code mode}), exactly as {@code readFromConfigFile} returns it.
+     */
+    public static NodeSettings withoutNodeConfig(NvidiaSettings base) {
+        return new NodeSettings(base, "", false, DeviceFilter.none());
+    }
+
     private static NvidiaSettings merge(NvidiaSettings s, NodeConfigEntry e) {
         return new NvidiaSettings(
                 s.resourceCountName(),

@@ -19,6 +19,7 @@ public final class PendingPodFinder {
 
     private final ClusterAccess cluster;
 
+    /** A finder reading through {@code cluster}. */
     public PendingPodFinder(ClusterAccess cluster) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
     }

@@ -31,6 +31,7 @@ public final class RegisterPublisher {
     private final String node;
     private volatile String lastWritten;
 
+    /** A publisher for node {@code node}; nothing is remembered yet. */
     public RegisterPublisher(ClusterAccess cluster, String node) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.node = Objects.requireNonNull(node, "node");

@@ -22,6 +22,10 @@ public final class NvmlDeviceSource implements DeviceSource {
     private final Nvml nvml;
     private final String description;
 
+    /**
+     * @param nvml        an open NVML (closed with this source)
+     * @param description for logs, e.g. {@code nvml:libnvidia-ml.so.1}
+     */
     public NvmlDeviceSource(Nvml nvml, String description) {
         this.nvml = Objects.requireNonNull(nvml, "nvml");
         this.description = description;

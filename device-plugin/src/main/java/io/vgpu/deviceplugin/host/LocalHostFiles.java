@@ -34,6 +34,10 @@ public final class LocalHostFiles implements HostFiles {
     private final Path hostRoot;
     private final Executor executor;
 
+    /**
+     * @param hostRoot where host paths are visible ({@code /} in the DaemonSet)
+     * @param executor where the blocking I/O runs (never an event loop)
+     */
     public LocalHostFiles(Path hostRoot, Executor executor) {
         this.hostRoot = Objects.requireNonNull(hostRoot, "hostRoot");
         this.executor = Objects.requireNonNull(executor, "executor");

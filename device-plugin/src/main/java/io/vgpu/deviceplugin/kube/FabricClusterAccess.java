@@ -42,6 +42,10 @@ public final class FabricClusterAccess implements ClusterAccess {
     private final Executor executor;
     private final Duration timeout;
 
+    /**
+     * @param executor where the blocking fabric8 calls run (a dedicated pool)
+     * @param timeout  the limit of every call
+     */
     public FabricClusterAccess(KubernetesClient client, Executor executor, Duration timeout) {
         this.client = Objects.requireNonNull(client, "client");
         this.executor = Objects.requireNonNull(executor, "executor");

@@ -32,6 +32,14 @@ public final class CdiResponseVectors implements NodeVectorFamily {
                 NodeJson.strings(in.get("imex_channel_ids")), false, false, false);
         ContainerResponse response = DeviceResponses.forDevices(NodeJson.strings(in.get("device_ids")), settings,
                 DeviceInventory.empty(), in.path("response_id").asText()).build();
-        return c.expect("annotations", NodeJson.stringMap(vector.path("expected").path("annotations")), response.annotations()).list();
+        JsonNode expected = vector.path("expected");
+        c.expect("annotations", NodeJson.stringMap(expected.path("annotations")), response.annotations());
+        if (expected.has("cdi_devices")) {
+            c.expect("cdi_devices", NodeJson.strings(expected.get("cdi_devices")), response.cdiDevices());
+        }
+        if (expected.has("envs")) {
+            c.expect("envs", NodeJson.stringMap(expected.get("envs")), response.envs());
+        }
+        return c.list();
     }
 }

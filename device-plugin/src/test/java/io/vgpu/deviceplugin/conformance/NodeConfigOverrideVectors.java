@@ -7,6 +7,7 @@ import io.vgpu.deviceplugin.core.NodeOverrides;
 import io.vgpu.deviceplugin.core.NodeSettings;
 import io.vgpu.deviceplugin.core.NvidiaSettings;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -33,9 +34,10 @@ public final class NodeConfigOverrideVectors implements NodeVectorFamily {
                 base.path("libCudaLogLevel").asText(""),
                 base.path("enableNumaTopology").asBoolean(false),
                 base.path("disableCoreLimit").asBoolean(false));
-        NodeSettings node = NodeOverrides.apply(settings,
-                NodeConfigFile.parse(NodeJson.MAPPER.writeValueAsString(in.path("config_json"))),
-                in.path("NODE_NAME").asText());
+        JsonNode file = in.get("config_json");
+        NodeSettings node = file == null || file.isNull()
+                ? NodeOverrides.withoutNodeConfig(settings)
+                : NodeOverrides.apply(settings, NodeConfigFile.parse(NodeJson.MAPPER.writeValueAsString(file)), in.path("NODE_NAME").asText());
         ObjectNode got = NodeJson.MAPPER.createObjectNode();
         NvidiaSettings n = node.nvidia();
         got.put("resourceCountName", n.resourceCountName()).put("deviceSplitCount", n.deviceSplitCount())
@@ -44,13 +46,21 @@ public final class NodeConfigOverrideVectors implements NodeVectorFamily {
                 .put("enableNumaTopology", n.enableNumaTopology()).put("disableCoreLimit", n.disableCoreLimit());
         for (Map.Entry<String, JsonNode> e : iterable(expected.path("effective"))) {
             JsonNode actual = got.has(e.getKey()) ? got.get(e.getKey()) : base.get(e.getKey());
-            c.expect("effective." + e.getKey(), e.getValue().asText(), actual == null ? null : actual.asText());
+            if (e.getValue().isNumber() && actual != null && actual.isNumber()) {
+                c.expect("effective." + e.getKey(), e.getValue().asDouble(), actual.asDouble());
+            } else {
+                c.expect("effective." + e.getKey(), e.getValue().asText(), actual == null ? null : actual.asText());
+            }
         }
         c.expect("operating_mode", expected.path("operating_mode").asText(), node.operatingMode());
         c.expect("enable_get_preferred_allocation", expected.path("enable_get_preferred_allocation").asBoolean(),
                 node.enableGetPreferredAllocation());
         if (expected.has("filter_devices")) {
-            c.expect("filter_devices.uuid", NodeJson.strings(expected.path("filter_devices").path("uuid")), node.filter().uuids());
+            JsonNode filter = expected.get("filter_devices");
+            c.expect("filter_devices.uuid", NodeJson.strings(filter.path("uuid")), node.filter().uuids());
+            List<Integer> indices = new ArrayList<>();
+            filter.path("index").forEach(i -> indices.add(i.asInt()));
+            c.expect("filter_devices.index", indices, node.filter().indices());
         }
         return c.list();
     }

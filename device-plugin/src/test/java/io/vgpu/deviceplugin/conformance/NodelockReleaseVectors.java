@@ -22,9 +22,6 @@ public final class NodelockReleaseVectors implements NodeVectorFamily {
         Checks c = new Checks();
         JsonNode in = vector.path("input");
         JsonNode expected = vector.path("expected");
-        if (in.path("skip_owner_check").asBoolean()) {
-            return c.fail("the device plugin always releases with the owner check on").list();
-        }
         FakeCluster cluster = new FakeCluster();
         if (in.path("node_exists").asBoolean(true)) {
             Map<String, String> annotations = new HashMap<>();
@@ -34,7 +31,8 @@ public final class NodelockReleaseVectors implements NodeVectorFamily {
             cluster.node(NODE, annotations);
         }
         LockReleaseResult result = new NodeLockReleaser(cluster, NodeLockReleaser.DEFAULT_ATTEMPTS, Duration.ZERO)
-                .release(NODE, new PodRef(in.path("releasing_pod_namespace").asText(), in.path("releasing_pod_name").asText()))
+                .release(NODE, new PodRef(in.path("releasing_pod_namespace").asText(), in.path("releasing_pod_name").asText()),
+                        in.path("skip_owner_check").asBoolean())
                 .toCompletableFuture().join();
         c.expect("error", expected.path("error").asBoolean(), result instanceof LockReleaseResult.Failed);
         c.expect("lock_removed", expected.path("lock_removed").asBoolean(), result.removed());

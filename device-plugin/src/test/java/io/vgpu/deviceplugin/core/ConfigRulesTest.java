@@ -42,6 +42,14 @@ class ConfigRulesTest {
         assertThat(s.filter().uuids()).as("an empty filter does not replace").containsExactly("GPU-x");
     }
 
+    @Test
+    void withoutAPerNodeFileTheModeIsEmptyAsInHami() {
+        NodeSettings s = NodeOverrides.withoutNodeConfig(BASE);
+        assertThat(s.operatingMode()).isEmpty();
+        assertThat(s.nvidia()).isEqualTo(BASE);
+        assertThat(RegisterSettings.of(s).operatingMode()).isEmpty();
+    }
+
     static Stream<Arguments> xids() {
         return Stream.of(
                 Arguments.of("defaults: application XID", "", "", 43L, true),

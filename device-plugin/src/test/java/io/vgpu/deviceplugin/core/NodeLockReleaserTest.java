@@ -35,6 +35,15 @@ class NodeLockReleaserTest {
     }
 
     @Test
+    void skippingTheOwnerCheckRemovesAnyLockButThePluginNeverSkipsIt() {
+        assertThat(LockRelease.decide("2026-01-01T00:00:00Z,ns,q", POD, true)).isEqualTo(LockRelease.Decision.REMOVE);
+        assertThat(LockRelease.decide(null, POD, true)).isEqualTo(LockRelease.Decision.NOT_LOCKED);
+        FakeCluster cluster = new FakeCluster().node("n", Map.of(HamiAnnotations.NODE_LOCK, "2026-01-01T00:00:00Z,ns,q"));
+        assertThat(new NodeLockReleaser(cluster).release("n", POD).toCompletableFuture().join())
+                .isEqualTo(new LockReleaseResult.Left(LockRelease.Decision.NOT_OWNER));
+    }
+
+    @Test
     void retriesAfterConflictsAndRemovesTheLock() {
         FakeCluster cluster = new FakeCluster().node("n", Map.of(HamiAnnotations.NODE_LOCK, "2026-01-01T00:00:00Z,ns,p"));
         cluster.injectLockConflicts(3);
