@@ -165,8 +165,10 @@ public final class Main {
                 config.pluginSocket(), registration), config.registerRetry(), source, pool);
         return vertx.deployVerticle(new NodeRegisterVerticle(source, state, RegisterSettings.of(node), publisher,
                         config.registerInterval(), config.registerRetry()))
-                .onSuccess(agent::addDeployment)
-                .compose(id -> startXidWatcher(vertx, config, source, state, agent))
+                .compose(id -> {
+                    agent.addDeployment(id);
+                    return startXidWatcher(vertx, config, source, state, agent);
+                })
                 .compose(v -> deployMonitor(vertx, config, agent))
                 .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
                 .compose(v -> watchKubelet(vertx, config, agent))
@@ -186,8 +188,10 @@ public final class Main {
             return Future.succeededFuture();
         }
         return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll()))
-                .onSuccess(w -> w.ifPresent(agent::addXidWatcher))
-                .mapEmpty();
+                .map(watcher -> {
+                    watcher.ifPresent(agent::addXidWatcher);
+                    return null;
+                });
     }
 
     /**

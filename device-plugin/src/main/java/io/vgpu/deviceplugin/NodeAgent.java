@@ -91,12 +91,7 @@ final class NodeAgent {
             vertx.cancelTimer(retryTimer);
         }
         return vertx.deployVerticle(plugins.get())
-                .onSuccess(id -> {
-                    synchronized (this) {
-                        pluginDeployment = id;
-                    }
-                })
-                .<Void>mapEmpty()
+                .map(this::deployed)
                 .recover(error -> {
                     LOG.error("device plugin start failed, retrying in {}: {}", retry, error.getMessage());
                     synchronized (this) {
@@ -106,6 +101,11 @@ final class NodeAgent {
                     }
                     return Future.succeededFuture();
                 });
+    }
+
+    private synchronized Void deployed(String id) {
+        pluginDeployment = id;
+        return null;
     }
 
     private Future<Void> undeployPlugin() {
