@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
@@ -23,6 +24,15 @@ class DevicePluginArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..", "io.vgpu.state.store..")
                 .because("the node agent must work with the stock HAMi scheduler and never joins the cluster state")
                 .allowEmptyShould(true)
+                .check(PLUGIN);
+    }
+
+    @Test
+    void allocationCoreUsesOnlyTheJdkAndThePureModel() {
+        classes().that().resideInAPackage("io.vgpu.deviceplugin.core..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage(
+                        "java..", "io.vgpu.state.model..", "io.vgpu.state.codec..", "io.vgpu.deviceplugin.core..")
+                .because("the core is plain Java over ports; adapters (gRPC, fabric8, JNI, files) plug in from outside")
                 .check(PLUGIN);
     }
 

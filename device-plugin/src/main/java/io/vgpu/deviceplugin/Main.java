@@ -1,0 +1,247 @@
+package io.vgpu.deviceplugin;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vgpu.deviceplugin.config.ConfigurationException;
+import io.vgpu.deviceplugin.config.DeviceConfigFile;
+import io.vgpu.deviceplugin.config.DevicePluginConfig;
+import io.vgpu.deviceplugin.config.NodeConfigFile;
+import io.vgpu.deviceplugin.core.AllocatePlanner;
+import io.vgpu.deviceplugin.core.AllocateSettings;
+import io.vgpu.deviceplugin.core.AllocationService;
+import io.vgpu.deviceplugin.core.CdiSettings;
+import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.LockExpiry;
+import io.vgpu.deviceplugin.core.NodeLockReleaser;
+import io.vgpu.deviceplugin.core.NodeOverrides;
+import io.vgpu.deviceplugin.core.NodeSettings;
+import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.PluginOptions;
+import io.vgpu.deviceplugin.core.RegisterPublisher;
+import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.port.ClusterAccess;
+import io.vgpu.deviceplugin.devices.DeviceSource;
+import io.vgpu.deviceplugin.devices.DeviceState;
+import io.vgpu.deviceplugin.devices.FakeGpuSource;
+import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
+import io.vgpu.deviceplugin.devices.XidHealthWatcher;
+import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
+import io.vgpu.deviceplugin.grpc.KubeletRegistration;
+import io.vgpu.deviceplugin.host.LocalHostFiles;
+import io.vgpu.deviceplugin.kube.FabricClusterAccess;
+import io.vgpu.hamicore.NativeNvml;
+import io.vgpu.hamicore.NvmlConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The node agent's composition root (STYLE §3): configuration from the environment (fail fast), then
+ * the Kubernetes client and the device source (NVML via hamicore-jni, or a fake GPU file), then the
+ * services, then the verticles, then the shutdown hook.
+ */
+public final class Main {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+    private Main() {
+    }
+
+    /** Runs the agent until the JVM is stopped; exits 2 on bad configuration, 1 when it cannot start. */
+    public static void main(String[] args) {
+        DevicePluginConfig config;
+        try {
+            config = DevicePluginConfig.fromEnv(System.getenv());
+        } catch (ConfigurationException e) {
+            LOG.error(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LOG.info("vgpu device plugin starting: {} (node lock expiry {})", config.describe(),
+                LockExpiry.fromEnv(System.getenv("HAMI_NODELOCK_EXPIRE")));
+        Vertx vertx = Vertx.vertx();
+        KubernetesClient client;
+        DeviceSource source;
+        try {
+            client = new KubernetesClientBuilder().build();
+            source = openSource(config);
+        } catch (RuntimeException e) {
+            LOG.error("cannot start: {}", e.getMessage(), e);
+            vertx.close();
+            System.exit(1);
+            return;
+        }
+        NodeAgent agent;
+        try {
+            agent = start(vertx, config, client, source).await(2, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            LOG.error("cannot start: {}", e.getMessage(), e);
+            source.close();
+            client.close();
+            vertx.close();
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("stopping");
+            try {
+                agent.close().await(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("stop did not complete: {}", e.getMessage());
+            }
+            client.close();
+            vertx.close();
+        }, "vgpu-shutdown"));
+    }
+
+    /** The configured device source; NVML failures (library or driver absent) throw with NVML's message. */
+    static DeviceSource openSource(DevicePluginConfig config) {
+        if (DevicePluginConfig.SOURCE_FAKE.equals(config.deviceSource())) {
+            return new FakeGpuSource(config.fakeGpusFile());
+        }
+        NvmlConfig nvml = NvmlConfig.defaults().withLibrary(config.nvmlLibrary()).withSysfsRoot(config.sysfsRoot());
+        return new NvmlDeviceSource(NativeNvml.open(nvml), "nvml:" + config.nvmlLibrary());
+    }
+
+    /**
+     * Builds the services and deploys the verticles.
+     *
+     * @param client the Kubernetes client (closed by the caller)
+     * @param source the device source (closed by {@link NodeAgent#close()})
+     * @return the running agent; fails on bad device/node config files or a failing first device scan
+     */
+    static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, KubernetesClient client, DeviceSource source) {
+        NodeSettings node;
+        try {
+            NvidiaSettings base = DeviceConfigFile.read(config.deviceConfigFile());
+            node = NodeConfigFile.read(config.nodeConfigFile())
+                    .map(entries -> NodeOverrides.apply(base, entries, config.nodeName()))
+                    .orElseGet(() -> {
+                        LOG.warn("no per-node config {}: device config as is, operating mode empty (as HAMi)", config.nodeConfigFile());
+                        return NodeOverrides.withoutNodeConfig(base);
+                    });
+            if (AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
+                throw new ConfigurationException("operatingmode 'mig' (HAMi dynamic MIG) is not supported by this plugin; "
+                        + "use hami-core for node " + config.nodeName());
+            }
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+        return vertx.executeBlocking(source::scan).compose(scan -> deploy(vertx, config, client, source, node, scan));
+    }
+
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
+                                            DeviceSource source, NodeSettings node, List<GpuFacts> scan) {
+        NvidiaSettings nvidia = node.nvidia();
+        DeviceState state = DeviceState.of(scan, node.filter());
+        LOG.info("serving {} GPU(s) as {} × {} devices of {} (mode {}, preferred allocation {})", state.devices().size(),
+                state.devices().size(), nvidia.deviceSplitCount(), nvidia.resourceCountName(), node.operatingMode(),
+                node.enableGetPreferredAllocation());
+        ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
+        ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
+        NodeLockReleaser releaser = new NodeLockReleaser(cluster);
+        AllocationService allocations = new AllocationService(config.nodeName(), cluster,
+                new LocalHostFiles(config.hostRoot(), pool), new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
+                state::inventory, releaser);
+        RegisterPublisher publisher = new RegisterPublisher(cluster, config.nodeName());
+        KubeletRegistration registration = config.registerWithKubelet()
+                ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
+                        nvidia.resourceCountName(), PluginOptions.forRegistration(node.enableGetPreferredAllocation()))
+                : null;
+        NodeAgent agent = new NodeAgent(vertx, () -> new DevicePluginVerticle(
+                new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(), nvidia.enableNumaTopology()),
+                config.pluginSocket(), registration), config.registerRetry(), source, pool);
+        return vertx.deployVerticle(new NodeRegisterVerticle(source, state, RegisterSettings.of(node), publisher,
+                        config.registerInterval(), config.registerRetry()))
+                .compose(id -> {
+                    agent.addDeployment(id);
+                    return startXidWatcher(vertx, config, source, state, agent);
+                })
+                .compose(v -> deployMonitor(vertx, config, agent))
+                .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
+                .compose(v -> watchKubelet(vertx, config, agent))
+                .map(agent)
+                .recover(error -> agent.close().transform(ignored -> Future.failedFuture(error)));
+    }
+
+    /** HAMi skips the kubelet plugin when there is no device; the register loop still publishes {@code []}. */
+    private static Future<Void> noDevices() {
+        LOG.warn("no GPU found: not registering a device plugin with kubelet");
+        return Future.succeededFuture();
+    }
+
+    private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, DeviceSource source,
+                                                DeviceState state, NodeAgent agent) {
+        if (!(source instanceof NvmlDeviceSource nvml) || state.devices().isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll()))
+                .map(watcher -> {
+                    watcher.ifPresent(agent::addXidWatcher);
+                    return null;
+                });
+    }
+
+    /**
+     * Hook for the vGPU monitor (metrics on {@link DevicePluginConfig#metricsPort()}), which runs in this
+     * JVM when {@link DevicePluginConfig#monitorEnabled()}; deployed by the monitor module.
+     */
+    private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, NodeAgent agent) {
+        return Future.succeededFuture();
+    }
+
+    private static Future<Void> watchKubelet(Vertx vertx, DevicePluginConfig config, NodeAgent agent) {
+        if (!config.registerWithKubelet()) {
+            return Future.succeededFuture();
+        }
+        try {
+            agent.addWatcher(KubeletSocketWatcher.start(config.kubeletSocket(),
+                    () -> vertx.runOnContext(v -> agent.restartPlugin())));
+            return Future.succeededFuture();
+        } catch (IOException e) {
+            return Future.failedFuture(new UncheckedIOException("cannot watch " + config.kubeletDir() + ": " + e.getMessage(), e));
+        }
+    }
+
+    /** Allocate settings from the process config and the node's effective device config. */
+    static AllocateSettings allocateSettings(DevicePluginConfig config, NodeSettings node) {
+        NvidiaSettings n = node.nvidia();
+        List<String> additional = new ArrayList<>();
+        CdiSettings defaults = CdiSettings.defaults();
+        if (config.gdsEnabled()) {
+            additional.add(defaults.qualifiedName("gds", "all"));
+        }
+        if (config.mofedEnabled()) {
+            additional.add(defaults.qualifiedName("mofed", "all"));
+        }
+        if (config.gdrcopyEnabled()) {
+            additional.add(defaults.qualifiedName("gdrcopy", "all"));
+        }
+        return new AllocateSettings(n.resourceCountName(), config.hookPath(), n.deviceMemoryScaling(), n.libCudaLogLevel(),
+                n.disableCoreLimit(), config.deviceIdStrategy(), config.deviceListStrategies(),
+                node.enableGetPreferredAllocation(), node.operatingMode(), config.libVgpuVersion(), false,
+                new CdiSettings(config.cdiAnnotationPrefix(), CdiSettings.DEFAULT_VENDOR, additional),
+                config.imexChannelIds(), config.gdrcopyEnabled(), config.gdsEnabled(), config.mofedEnabled());
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,102 @@
+package io.vgpu.deviceplugin;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.NodeRegister;
+import io.vgpu.deviceplugin.core.RegisterPublisher;
+import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.devices.DeviceSource;
+import io.vgpu.deviceplugin.devices.DeviceState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The node registration loop (spec §3.1): scan the devices (on a worker thread), build the register
+ * devices with the current health, publish only when the annotation changed; next round after
+ * {@code interval}, or {@code retry} after an error.
+ *
+ * <pre>
+ *  tick ─► scan (blocking) ─► apply file health ─► build ─► publish ─ ok ──► wait interval ─► tick
+ *                 └──────────────── any error ──────────────────────┴────► wait retry ────► tick
+ * </pre>
+ */
+public final class NodeRegisterVerticle extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeRegisterVerticle.class);
+
+    private final DeviceSource source;
+    private final DeviceState state;
+    private final RegisterSettings settings;
+    private final RegisterPublisher publisher;
+    private final Duration interval;
+    private final Duration retry;
+    private long timer = -1;
+    private boolean stopped;
+
+    /**
+     * @param interval the period after a successful round (HAMi: 30 s)
+     * @param retry    the period after a failed round (HAMi: 5 s)
+     */
+    public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
+                                Duration interval, Duration retry) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.state = Objects.requireNonNull(state, "state");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.interval = Objects.requireNonNull(interval, "interval");
+        this.retry = Objects.requireNonNull(retry, "retry");
+    }
+
+    @Override
+    public Future<?> start() {
+        tick();
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<?> stop() {
+        stopped = true;
+        vertx.cancelTimer(timer);
+        return Future.succeededFuture();
+    }
+
+    private void tick() {
+        scan().compose(this::publish)
+                .onSuccess(result -> schedule(result.outcome() == RegisterPublisher.Outcome.FAILED ? retry : interval))
+                .onFailure(error -> {
+                    LOG.error("device scan failed, keeping the last registration: {}", error.getMessage());
+                    schedule(retry);
+                });
+    }
+
+    private Future<List<GpuFacts>> scan() {
+        return vertx.executeBlocking(source::scan);
+    }
+
+    private Future<RegisterPublisher.Result> publish(List<GpuFacts> scan) {
+        state.applySourceHealth(scan);
+        List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
+        NodeRegister.Result register = NodeRegister.build(served, state.health(), settings);
+        if (!register.skipped().isEmpty()) {
+            LOG.warn("not registering {}: NVML reports no memory and preConfiguredDeviceMemory is 0", register.skipped());
+        }
+        return Future.fromCompletionStage(publisher.publish(register.devices()), context).onSuccess(result -> {
+            switch (result.outcome()) {
+                case WRITTEN -> LOG.info("node register annotation written: {}", result.value());
+                case FAILED -> LOG.warn("node register annotation not written: {}", result.error());
+                case UNCHANGED -> LOG.debug("node register annotation unchanged");
+            }
+        });
+    }
+
+    private void schedule(Duration delay) {
+        if (!stopped) {
+            timer = vertx.setTimer(Math.max(1, delay.toMillis()), id -> tick());
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.vgpu.deviceplugin.core;
+
+import java.util.List;
+
+/**
+ * What one {@code Allocate} must do once the pod is known ({@link AllocatePlanner}). In both cases the
+ * per-container cache directories listed are (re)created on the host first, as HAMi creates them while
+ * it walks the containers, and {@link HookPaths#LOCK_DIR} is ensured when the list is not empty.
+ */
+public sealed interface AllocatePlan permits AllocatePlan.Serve, AllocatePlan.Refuse {
+
+    /** Host directories to recreate (empty, mode 0777) before answering. */
+    List<String> containerDirs();
+
+    /**
+     * Answer kubelet with {@code responses} after writing {@code remainingAnnotation} back to the pod's
+     * {@code hami.io/vgpu-devices-to-allocate} (exactly one pod patch).
+     *
+     * @param responses           one answer per kubelet container request, in order
+     * @param remainingAnnotation the re-encoded to-allocate value with the served entries emptied
+     * @param containerDirs       cache directories of the served containers
+     */
+    record Serve(List<ContainerResponse> responses, String remainingAnnotation, List<String> containerDirs)
+            implements AllocatePlan {
+
+        /** Copies the lists. */
+        public Serve {
+            responses = List.copyOf(responses);
+            containerDirs = List.copyOf(containerDirs);
+        }
+    }
+
+    /**
+     * Fail the call: mark the pod {@code hami.io/bind-phase=failed}, release its node lock, return
+     * {@code message} to kubelet.
+     *
+     * @param message       the error, HAMi's text
+     * @param containerDirs cache directories of the containers served before the failure
+     */
+    record Refuse(String message, List<String> containerDirs) implements AllocatePlan {
+
+        /** Copies the list. */
+        public Refuse {
+            containerDirs = List.copyOf(containerDirs);
+        }
+    }
+}

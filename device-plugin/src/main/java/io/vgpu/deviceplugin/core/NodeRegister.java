@@ -1,0 +1,95 @@
+package io.vgpu.deviceplugin.core;
+
+import io.vgpu.state.model.GpuDevice;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The node's {@code hami.io/node-nvidia-register} devices from a device scan (HAMi
+ * {@code getAPIDevices}, spec §3.2–§3.3), in a STABLE order (NVML index, then UUID) so that the
+ * encoded annotation only changes when a device does. Pure and thread-safe.
+ *
+ * <ul>
+ *   <li>{@code devmem} = {@code int32(bytes / 1024 / 1024)} MiB, then, when the memory scaling is not 1
+ *       and the mode is not {@code mig}, {@code int32(float64(MiB) * scaling)} (truncation);</li>
+ *   <li>{@code devcore} = {@code int32(coreScaling * 100)} in double precision, truncated
+ *       (0.29 → 28), or 100 in {@code mig} mode;</li>
+ *   <li>{@code type} = the NVML name, prefixed {@code NVIDIA-} unless it starts with {@code NVIDIA};</li>
+ *   <li>a GPU without memory information registers {@code preConfiguredMemory} MiB, or is skipped
+ *       when that is 0;</li>
+ *   <li>{@code health} = the current health (kubelet's string equals {@code healthy} ignoring case).</li>
+ * </ul>
+ */
+public final class NodeRegister {
+
+    private static final long MIB = 1024L * 1024L;
+
+    private NodeRegister() {
+    }
+
+    /**
+     * @param scan     the GPUs found
+     * @param health   current health per UUID (missing = the scan's own health)
+     * @param settings the register knobs
+     */
+    public static Result build(List<GpuFacts> scan, Map<String, Boolean> health, RegisterSettings settings) {
+        List<GpuFacts> ordered = new ArrayList<>(scan);
+        ordered.sort(Comparator.comparingInt(GpuFacts::index).thenComparing(GpuFacts::uuid));
+        List<GpuDevice> devices = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        boolean mig = AllocateSettings.MODE_MIG.equals(settings.operatingMode());
+        for (GpuFacts gpu : ordered) {
+            long mib;
+            if (gpu.memoryTotalBytes().isPresent()) {
+                mib = (int) (gpu.memoryTotalBytes().getAsLong() / MIB);
+            } else if (settings.preConfiguredMemory() > 0) {
+                mib = (int) settings.preConfiguredMemory();
+            } else {
+                skipped.add(gpu.uuid());
+                continue;
+            }
+            int devmem = (int) mib;
+            if (settings.memoryScaling() != 1 && !mig) {
+                devmem = (int) ((double) devmem * settings.memoryScaling());
+            }
+            boolean healthy = health.getOrDefault(gpu.uuid(), gpu.healthy());
+            devices.add(new GpuDevice(gpu.uuid(), gpu.index(), settings.splitCount(), devmem,
+                    mig ? 100 : devcore(settings.coreScaling()), registeredType(gpu.name()),
+                    gpu.numa().orElse(0) < 0 ? 0 : gpu.numa().orElse(0), settings.operatingMode(), List.of(), healthy));
+        }
+        return new Result(devices, skipped);
+    }
+
+    /** {@code int32(deviceCoreScaling * 100)}: IEEE-754 double product, truncated toward zero. */
+    public static int devcore(double coreScaling) {
+        return (int) (coreScaling * 100);
+    }
+
+    /** HAMi's {@code health} field: kubelet's health string equals {@code healthy} ignoring case. */
+    public static boolean healthy(String kubeletHealth) {
+        return "healthy".equalsIgnoreCase(kubeletHealth);
+    }
+
+    /** The NVML name, prefixed {@code NVIDIA-} unless it already starts with {@code NVIDIA}. */
+    public static String registeredType(String nvmlName) {
+        return nvmlName.startsWith("NVIDIA") ? nvmlName : "NVIDIA-" + nvmlName;
+    }
+
+    /**
+     * One scan's registration.
+     *
+     * @param devices the devices to register, stable order
+     * @param skipped UUIDs left out (no memory information and no pre-configured memory)
+     */
+    public record Result(List<GpuDevice> devices, List<String> skipped) {
+
+        /** Copies the lists. */
+        public Result {
+            devices = List.copyOf(devices);
+            skipped = List.copyOf(skipped);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.vgpu.deviceplugin.kube;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vgpu.deviceplugin.core.NodeView;
+import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.port.ClusterAccess;
+import io.vgpu.state.codec.NodeLockCodec;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * {@link ClusterAccess} over fabric8. fabric8's calls block, so each runs on the given executor (a
+ * small dedicated pool, never a Vert.x event loop) with a timeout; failures carry fabric8's message.
+ * Pod and node patches are JSON merge patches of annotations; the lock removal carries the node's
+ * resourceVersion so a concurrent change makes the API server answer 409.
+ */
+public final class FabricClusterAccess implements ClusterAccess {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+
+    private final KubernetesClient client;
+    private final Executor executor;
+    private final Duration timeout;
+
+    /**
+     * @param executor where the blocking fabric8 calls run (a dedicated pool)
+     * @param timeout  the limit of every call
+     */
+    public FabricClusterAccess(KubernetesClient client, Executor executor, Duration timeout) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    @Override
+    public CompletionStage<Optional<NodeView>> node(String name) {
+        return call(() -> {
+            Node node = client.nodes().withName(name).get();
+            return Optional.ofNullable(node).map(PodViews::node);
+        });
+    }
+
+    @Override
+    public CompletionStage<Optional<PodView>> pod(String namespace, String name) {
+        return call(() -> {
+            Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+            return Optional.ofNullable(pod).map(PodViews::pod);
+        });
+    }
+
+    @Override
+    public CompletionStage<List<PodView>> podsOnNode(String node) {
+        return call(() -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems().stream()
+                // the field selector is the API server's job; filtering again keeps the rule exact with any server
+                .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+                .map(PodViews::pod)
+                .toList());
+    }
+
+    @Override
+    public CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations) {
+        String patch = annotationsPatch(annotations);
+        return call(() -> {
+            client.pods().inNamespace(namespace).withName(name).patch(MERGE, patch);
+            return null;
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> removeNodeLock(String node, String resourceVersion) {
+        String patch = NodeLockCodec.removePatch(resourceVersion);
+        return call(() -> {
+            client.nodes().withName(node).patch(MERGE, patch);
+            return null;
+        });
+    }
+
+    @Override
+    public CompletionStage<Void> patchNodeAnnotations(String node, Map<String, String> annotations) {
+        String patch = annotationsPatch(annotations);
+        return call(() -> {
+            client.nodes().withName(node).patch(MERGE, patch);
+            return null;
+        });
+    }
+
+    /** {@code {"metadata":{"annotations":{...}}}}. */
+    static String annotationsPatch(Map<String, String> annotations) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode a = root.putObject("metadata").putObject("annotations");
+        annotations.forEach(a::put);
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private <T> CompletionStage<T> call(Supplier<T> request) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture.supplyAsync(request, executor)
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((value, error) -> {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    if (cause == null) {
+                        result.complete(value);
+                    } else if (cause instanceof TimeoutException) {
+                        result.completeExceptionally(new TimeoutException("Kubernetes API call timed out after " + timeout.toMillis() + " ms"));
+                    } else {
+                        result.completeExceptionally(cause);
+                    }
+                });
+        return result;
+    }
+}

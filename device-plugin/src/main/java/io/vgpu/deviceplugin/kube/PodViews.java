@@ -1,0 +1,68 @@
+package io.vgpu.deviceplugin.kube;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.vgpu.deviceplugin.core.ContainerView;
+import io.vgpu.deviceplugin.core.NodeView;
+import io.vgpu.deviceplugin.core.PodView;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** fabric8 objects → the core's views. */
+final class PodViews {
+
+    private PodViews() {
+    }
+
+    static PodView pod(Pod pod) {
+        var meta = pod.getMetadata();
+        var spec = pod.getSpec();
+        return new PodView(meta.getNamespace(), meta.getName(), meta.getUid(),
+                pod.getStatus() == null ? "" : pod.getStatus().getPhase(),
+                spec == null ? "" : spec.getNodeName(),
+                nonNullValues(meta.getAnnotations()),
+                spec == null ? List.of() : containers(spec.getInitContainers()),
+                spec == null ? List.of() : containers(spec.getContainers()));
+    }
+
+    static NodeView node(Node node) {
+        return new NodeView(node.getMetadata().getName(), node.getMetadata().getResourceVersion(),
+                nonNullValues(node.getMetadata().getAnnotations()));
+    }
+
+    private static List<ContainerView> containers(List<Container> containers) {
+        if (containers == null) {
+            return List.of();
+        }
+        return containers.stream().map(c -> new ContainerView(c.getName(), env(c.getEnv()))).toList();
+    }
+
+    /** Literal env values only: {@code valueFrom} entries have no value the plugin could read. */
+    private static Map<String, String> env(List<EnvVar> env) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (env != null) {
+            for (EnvVar e : env) {
+                if (e.getName() != null && e.getValue() != null) {
+                    out.put(e.getName(), e.getValue());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> nonNullValues(Map<String, String> map) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (map != null) {
+            map.forEach((k, v) -> {
+                if (k != null && v != null) {
+                    out.put(k, v);
+                }
+            });
+        }
+        return out;
+    }
+}

@@ -1,0 +1,150 @@
+package io.vgpu.deviceplugin;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vgpu.deviceplugin.config.DevicePluginConfig;
+import io.vgpu.deviceplugin.devices.DeviceSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One node agent, started by {@link Main#start} exactly as on a node, against the fabric8 CRUD mock
+ * API server, a {@link FakeKubelet} on a real Unix socket, and a temporary host root.
+ */
+final class AgentFixture implements AutoCloseable {
+
+    static final String DEVICE_CONFIG = """
+            nvidia:
+              resourceCountName: nvidia.com/gpu
+              deviceSplitCount: 4
+              deviceMemoryScaling: 1
+              deviceCoreScaling: 1
+              libCudaLogLevel: 1
+              gpuCorePolicy: default      # a scheduler key: ignored by the plugin
+            """;
+
+    /** The HAMi chart's default per-node ConfigMap: one example entry for some other node. */
+    static final String NODE_CONFIG = """
+            {"nodeconfig":[{"name":"m5-cloudinfra-online02","devicememoryscaling":1.8,"devicesplitcount":10,
+              "migstrategy":"none","filterdevices":{"uuid":[],"index":[]}}]}
+            """;
+
+    final Path dir;
+    final Path kubeletDir;
+    final Path hostRoot;
+    final String node;
+    final KubernetesClient client;
+    final Vertx vertx = Vertx.vertx();
+    final DevicePluginConfig config;
+    FakeKubelet kubelet;
+    NodeAgent agent;
+
+    private AgentFixture(Path dir, String node, KubernetesClient client, Map<String, String> extraEnv) throws Exception {
+        this.dir = dir;
+        this.node = node;
+        this.client = client;
+        this.kubeletDir = Files.createDirectories(dir.resolve("device-plugins"));
+        this.hostRoot = Files.createDirectories(dir.resolve("host"));
+        Files.writeString(dir.resolve("device-config.yaml"), DEVICE_CONFIG);
+        Files.writeString(dir.resolve("config.json"), NODE_CONFIG);
+        Map<String, String> env = new HashMap<>();
+        env.put("VGPU_NODE_NAME", node);
+        env.put("VGPU_KUBELET_DIR", kubeletDir.toString());
+        env.put("VGPU_HOST_ROOT", hostRoot.toString());
+        env.put("HOOK_PATH", "/usr/local");
+        env.put("VGPU_DEVICE_CONFIG_FILE", dir.resolve("device-config.yaml").toString());
+        env.put("VGPU_NODE_CONFIG_FILE", dir.resolve("config.json").toString());
+        env.put("VGPU_DEVICE_SOURCE", "fake");
+        env.put("VGPU_FAKE_GPUS_FILE", dir.resolve("gpus.yaml").toString());
+        env.put("VGPU_REGISTER_INTERVAL", "300ms");
+        env.put("VGPU_REGISTER_RETRY", "200ms");
+        env.put("VGPU_XID_POLL", "100ms");
+        env.putAll(extraEnv);
+        this.config = DevicePluginConfig.fromEnv(env);
+    }
+
+    /** Creates the Node and starts the fake kubelet; the agent is not started yet. */
+    static AgentFixture prepare(Path dir, String node, KubernetesClient client, Map<String, String> env) throws Exception {
+        AgentFixture fx = new AgentFixture(dir, node, client, env);
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+        fx.kubelet = FakeKubelet.start(fx.config.kubeletSocket());
+        return fx;
+    }
+
+    /** {@link #prepare}, then the agent over {@code source}. */
+    static AgentFixture start(Path dir, String node, KubernetesClient client, DeviceSource source, Map<String, String> env)
+            throws Exception {
+        AgentFixture fx = prepare(dir, node, client, env);
+        fx.agent = fx.startAgent(source).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return fx;
+    }
+
+    /** Starts the agent exactly as {@link Main#main} does after building the client and the source. */
+    Future<NodeAgent> startAgent(DeviceSource source) {
+        return Main.start(vertx, config, client, source);
+    }
+
+    /** The GPU description used by most tests: two A100s on NUMA 0 and 1. */
+    static String twoGpus() {
+        return """
+                gpus:
+                  - uuid: GPU-11111111-2222-3333-4444-000000000000
+                    name: NVIDIA A100-SXM4-40GB
+                    memoryMiB: 40960
+                    numa: 0
+                  - uuid: GPU-11111111-2222-3333-4444-000000000001
+                    name: NVIDIA A100-SXM4-40GB
+                    memoryMiB: 40960
+                    numa: 1
+                """;
+    }
+
+    /** The plugin's socket. */
+    Path pluginSocket() {
+        return config.pluginSocket();
+    }
+
+    Map<String, String> nodeAnnotations() {
+        var n = client.nodes().withName(node).get();
+        return n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+    }
+
+    /**
+     * The node lock value, null when absent. (The CRUD mock keeps a key that a merge patch set to
+     * null, with a null value; a real API server removes it. Both read as "no lock".)
+     */
+    String lock() {
+        return nodeAnnotations().get("hami.io/mutex.lock");
+    }
+
+    /** Polls {@code condition} until it holds or {@code timeout} passes. */
+    static boolean eventually(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(25);
+        }
+        return condition.getAsBoolean();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (agent != null) {
+            agent.close().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        }
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,129 @@
+package io.vgpu.deviceplugin;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
+import io.vgpu.deviceplugin.v1beta1.Device;
+import io.vgpu.deviceplugin.v1beta1.ListAndWatchResponse;
+import io.vgpu.hamicore.FakeNvml;
+import io.vgpu.hamicore.GpuInfo;
+import io.vgpu.hamicore.NvmlException;
+import io.vgpu.hamicore.XidEvent;
+import io.vgpu.state.codec.HamiAnnotations;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.vgpu.deviceplugin.AgentFixture.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * NVML as the device source (hamicore's in-memory {@link FakeNvml}, same contract as the JNI one): XID
+ * health reaching kubelet and the node registration, and NVML errors that must never crash the agent.
+ */
+@EnableKubernetesMockClient(crud = true)
+@Timeout(60)
+class NvmlHealthEndToEndTest {
+
+    static KubernetesClient client;
+
+    private static final String GPU0 = "GPU-aaaaaaaa-0000-4000-8000-000000000000";
+    private static final String GPU1 = "GPU-aaaaaaaa-0000-4000-8000-000000000001";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    private AgentFixture fx;
+    private final FakeNvml nvml = FakeNvml.withGpus(
+            new GpuInfo(0, GPU0, "Tesla T4", 16L << 30, 0, "00000000:3B:00.0", 0, false),
+            new GpuInfo(1, GPU1, "Tesla T4", 16L << 30, 0, "00000000:86:00.0", 1, false));
+
+    @AfterEach
+    void stop() throws Exception {
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private AgentFixture start(String node) throws Exception {
+        fx = AgentFixture.start(dir, node, client, new NvmlDeviceSource(nvml, "nvml:fake"), Map.of("VGPU_DEVICE_SOURCE", "nvml"));
+        assertThat(fx.kubelet.awaitRegistration(WAIT)).isNotNull();
+        return fx;
+    }
+
+    private static long unhealthy(ListAndWatchResponse r, String gpu) {
+        return r.getDevicesList().stream().filter(d -> d.getID().startsWith(gpu + "-") && "Unhealthy".equals(d.getHealth())).count();
+    }
+
+    @Test
+    void criticalXidMarksOneGpuUnhealthyForKubeletAndTheScheduler() throws Exception {
+        start("nvml-xid");
+        try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {
+            ListAndWatchResponse first = plugin.nextUpdate(WAIT);
+            assertThat(first.getDevicesList()).extracting(Device::getHealth).containsOnly("Healthy").hasSize(8);
+
+            nvml.injectXid(XidEvent.critical(GPU1, 43));   // an application error: ignored
+            assertThat(plugin.nextUpdate(Duration.ofMillis(500))).isNull();
+
+            nvml.injectXid(XidEvent.critical(GPU1, 79));   // fallen off the bus
+            ListAndWatchResponse update = plugin.nextUpdate(WAIT);
+            assertThat(unhealthy(update, GPU1)).isEqualTo(4);
+            assertThat(unhealthy(update, GPU0)).isZero();
+        }
+        assertThat(eventually(WAIT, () -> {
+            String register = fx.nodeAnnotations().getOrDefault(HamiAnnotations.NODE_NVIDIA_REGISTER, "");
+            return register.contains("\"id\":\"" + GPU0 + "\"") && register.endsWith("\"numa\":1,\"mode\":\"hami-core\"}]");
+        })).as("the scheduler sees GPU1 without health:true").isTrue();
+    }
+
+    @Test
+    void eventWaitErrorsAndFailedRegistrationsMarkDevicesUnhealthyWithoutStoppingTheAgent() throws Exception {
+        nvml.failOn("nvmlDeviceRegisterEvents", 0, NvmlException.GPU_IS_LOST);
+        start("nvml-wait");
+        try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {
+            ListAndWatchResponse first = plugin.nextUpdate(WAIT);
+            assertThat(unhealthy(first, GPU0)).as("registration failed at start").isEqualTo(4);
+            assertThat(unhealthy(first, GPU1)).isZero();
+
+            nvml.failOn("nvmlEventSetWait_v2", -1, NvmlException.GPU_IS_LOST);
+            ListAndWatchResponse update = plugin.nextUpdate(WAIT);
+            assertThat(unhealthy(update, GPU0) + unhealthy(update, GPU1)).isEqualTo(8);
+            assertThat(plugin.streamEnds).isEmpty();
+        }
+    }
+
+    @Test
+    void nvmlErrorsDuringScansKeepTheLastRegistrationAndTheServer() throws Exception {
+        start("nvml-scan");
+        assertThat(eventually(WAIT, () -> fx.nodeAnnotations().containsKey(HamiAnnotations.NODE_NVIDIA_REGISTER))).isTrue();
+        String registered = fx.nodeAnnotations().get(HamiAnnotations.NODE_NVIDIA_REGISTER);
+
+        nvml.failOn("nvmlDeviceGetMemoryInfo", -1, NvmlException.GPU_IS_LOST);
+        Thread.sleep(800); // several failing register rounds
+
+        assertThat(fx.nodeAnnotations()).containsEntry(HamiAnnotations.NODE_NVIDIA_REGISTER, registered);
+        try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {
+            assertThat(plugin.nextUpdate(WAIT).getDevicesCount()).isEqualTo(8);
+        }
+    }
+
+    @Test
+    void nvmlUnusableAtStartIsAClearError() throws Exception {
+        fx = AgentFixture.prepare(dir, "nvml-down", client, Map.of("VGPU_DEVICE_SOURCE", "nvml"));
+        nvml.failOn("nvmlDeviceGetCount_v2", -1, NvmlException.DRIVER_NOT_LOADED);
+
+        assertThatThrownBy(() -> fx.startAgent(new NvmlDeviceSource(nvml, "nvml:fake")).toCompletionStage().toCompletableFuture()
+                .get(20, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(NvmlException.class).hasMessageContaining("nvmlDeviceGetCount_v2");
+        assertThat(fx.kubelet.awaitRegistration(Duration.ofMillis(300))).as("nothing registered").isNull();
+    }
+}

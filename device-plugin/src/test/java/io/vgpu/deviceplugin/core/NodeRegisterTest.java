@@ -1,0 +1,78 @@
+package io.vgpu.deviceplugin.core;
+
+import io.vgpu.deviceplugin.testing.FakeCluster;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.model.GpuDevice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class NodeRegisterTest {
+
+    private static final RegisterSettings PLAIN = new RegisterSettings(10, 1, 1, "hami-core", 0);
+
+    private static GpuFacts gpu(String uuid, int index, long mib, Integer numa) {
+        return new GpuFacts(uuid, index, "Tesla T4", OptionalLong.of(mib * 1024 * 1024),
+                numa == null ? OptionalInt.empty() : OptionalInt.of(numa), true);
+    }
+
+    @Test
+    void orderIsStableWhateverTheScanOrder() {
+        List<GpuFacts> a = List.of(gpu("GPU-b", 1, 15360, 0), gpu("GPU-a", 0, 15360, 0), gpu("GPU-c", 2, 15360, 1));
+        List<GpuFacts> b = List.of(a.get(2), a.get(0), a.get(1));
+        String first = NodeRegisterCodec.encode(NodeRegister.build(a, Map.of(), PLAIN).devices());
+        assertThat(NodeRegisterCodec.encode(NodeRegister.build(b, Map.of(), PLAIN).devices())).isEqualTo(first);
+        assertThat(NodeRegister.build(a, Map.of(), PLAIN).devices()).extracting(GpuDevice::id).containsExactly("GPU-a", "GPU-b", "GPU-c");
+    }
+
+    @ParameterizedTest(name = "{0} MiB × {1} in mode {2} → {3}")
+    @CsvSource({"15360, 1.5, hami-core, 23040", "15109, 1.1, hami-core, 16619", "15360, 0.5, hami-core, 7680",
+            "40960, 2.0, mig, 40960"})
+    void memoryScalingTruncatesAndIsOffInMigMode(long mib, double scaling, String mode, int devmem) {
+        GpuDevice d = NodeRegister.build(List.of(gpu("GPU-a", 0, mib, 0)), Map.of(), new RegisterSettings(4, scaling, 1, mode, 0))
+                .devices().get(0);
+        assertThat(d.devmem()).isEqualTo(devmem);
+        assertThat(d.devcore()).isEqualTo(100);
+    }
+
+    @Test
+    void currentHealthAndUnknownNumaAreRegistered() {
+        GpuDevice d = NodeRegister.build(List.of(gpu("GPU-a", 0, 1024, -1)), Map.of("GPU-a", false), PLAIN).devices().get(0);
+        assertThat(d.health()).isFalse();
+        assertThat(d.numa()).isZero();
+        assertThat(d.type()).isEqualTo("NVIDIA-Tesla T4");
+    }
+
+    @Test
+    void publisherWritesOnlyWhenTheValueChanges() {
+        FakeCluster cluster = new FakeCluster().node("n", Map.of());
+        RegisterPublisher publisher = new RegisterPublisher(cluster, "n");
+        List<GpuDevice> devices = NodeRegister.build(List.of(gpu("GPU-a", 0, 1024, 0)), Map.of(), PLAIN).devices();
+
+        assertThat(publisher.publish(devices).toCompletableFuture().join().outcome()).isEqualTo(RegisterPublisher.Outcome.WRITTEN);
+        cluster.failNodeReads("must not be read again");
+        assertThat(publisher.publish(devices).toCompletableFuture().join().outcome()).isEqualTo(RegisterPublisher.Outcome.UNCHANGED);
+        List<GpuDevice> unhealthy = NodeRegister.build(List.of(gpu("GPU-a", 0, 1024, 0)), Map.of("GPU-a", false), PLAIN).devices();
+        assertThat(publisher.publish(unhealthy).toCompletableFuture().join().outcome()).isEqualTo(RegisterPublisher.Outcome.FAILED);
+    }
+
+    @Test
+    void aRestartedPublisherDoesNotRewriteAnIdenticalAnnotation() {
+        List<GpuDevice> devices = NodeRegister.build(List.of(gpu("GPU-a", 0, 1024, 0)), Map.of(), PLAIN).devices();
+        FakeCluster cluster = new FakeCluster().node("n", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(devices)));
+        String before = cluster.node("n").toCompletableFuture().join().orElseThrow().resourceVersion();
+
+        RegisterPublisher.Result result = new RegisterPublisher(cluster, "n").publish(devices).toCompletableFuture().join();
+
+        assertThat(result.outcome()).isEqualTo(RegisterPublisher.Outcome.UNCHANGED);
+        assertThat(cluster.node("n").toCompletableFuture().join().orElseThrow().resourceVersion()).isEqualTo(before);
+    }
+}
