@@ -2,9 +2,7 @@ package io.vgpu.deviceplugin.monitor;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -103,9 +101,8 @@ public final class MigAllocationsJson {
     /** Go matches keys case-insensitively; the last matching key wins. */
     private static JsonNode field(JsonNode object, String name) {
         JsonNode found = null;
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            if (entry.getKey().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
+        for (Map.Entry<String, JsonNode> entry : object.properties()) {
+            if (entry.getKey().equalsIgnoreCase(name)) {
                 found = entry.getValue();
             }
         }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,13 +85,25 @@ public final class VgpuCollector implements MultiCollector {
 
     /** Every HAMi series of this scrape (without {@code zone}), in HAMi's emission order, and the problems met. */
     public Collected gather() {
-        Collected all = nvml.map(n -> new HostGpuCollector(n, config.nodeName(), config.legacyMetrics()).collect())
+        Collected all = nvml.map(n -> safely("host GPUs",
+                () -> new HostGpuCollector(n, config.nodeName(), config.legacyMetrics()).collect()))
                 .orElse(Collected.NONE);
         Decoded<List<MonitoredPod>> assigned = assignedPods();
         if (!assigned.isOk()) {
             return all.plus(Collected.problem(assigned.error()));
         }
-        return all.plus(containers(assigned.value())).plus(mig(assigned.value()));
+        return all.plus(safely("containers", () -> containers(assigned.value())))
+                .plus(safely("MIG", () -> mig(assigned.value())));
+    }
+
+    /** A bug in one part must not fail the whole scrape (Go's collector would log and go on too). */
+    private static Collected safely(String part, Supplier<Collected> step) {
+        try {
+            return step.get();
+        } catch (RuntimeException e) {
+            LOG.error("metrics: collecting {} failed", part, e);
+            return Collected.problem("collecting " + part + " failed: " + e);
+        }
     }
 
     private Decoded<List<MonitoredPod>> assignedPods() {
