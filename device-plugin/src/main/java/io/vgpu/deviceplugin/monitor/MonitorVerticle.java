@@ -33,7 +33,8 @@ public final class MonitorVerticle extends VerticleBase {
 
     /**
      * @param config   listen address, port and tick interval are used
-     * @param registry the registry to expose; the monitor's {@link VgpuCollector} is registered on it
+     * @param registry the registry to expose, with the monitor's {@link VgpuCollector} registered on it
+     *                 ({@link VgpuMonitor#create} does that)
      * @param feedback the tick to run every {@link MonitorConfig#scanInterval()}
      */
     public MonitorVerticle(MonitorConfig config, PrometheusMeterRegistry registry, FeedbackLoop feedback) {

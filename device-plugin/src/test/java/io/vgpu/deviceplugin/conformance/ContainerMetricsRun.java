@@ -73,16 +73,21 @@ final class ContainerMetricsRun {
         }
     }
 
-    /** Checks shared by both kinds: the region was tracked, errors only when expected. */
+    /**
+     * Checks shared by both kinds. Without {@code expect_error} the region must have been tracked.
+     * With it, the input must be refused somewhere on the path (the lister rejects the file, or the
+     * collector reports a problem) and no series may come out.
+     */
     static List<String> basics(JsonNode vector, Result result) {
         List<String> problems = new ArrayList<>();
-        if (result.scan().tracked() != 1) {
-            problems.add("the region was not tracked: " + result.scan());
-        }
         if (vector.path("expect_error").asBoolean(false)) {
-            if (result.problems().isEmpty() || !result.gathered().isEmpty()) {
-                problems.add("expected an error and no series, got " + result.gathered() + " / " + result.problems());
+            boolean refused = !result.scan().problems().isEmpty() || !result.problems().isEmpty();
+            if (!refused || !result.gathered().isEmpty()) {
+                problems.add("expected an error and no series, got " + result.gathered() + " / "
+                        + result.problems() + " / " + result.scan());
             }
+        } else if (result.scan().tracked() != 1) {
+            problems.add("the region was not tracked: " + result.scan());
         }
         return problems;
     }
