@@ -18,6 +18,15 @@ phase "tools"
 for tool in java gcc; do
   command -v "$tool" >/dev/null || { echo "[test.sh] $tool is required but not installed" >&2; exit 1; }
 done
+# promtool lints the /metrics scrapes (Debian package prometheus; only the binary is used, no server runs)
+if ! command -v promtool >/dev/null; then
+  echo "[test.sh] installing promtool (apt-get install prometheus)"
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  # the package starts a Prometheus server; the tests need only promtool
+  ($sudo systemctl stop prometheus || $sudo service prometheus stop || $sudo pkill -x prometheus) >/dev/null 2>&1 || true
+fi
 
 phase "maven verify"
 ./mvnw -B -ntp verify "$@"

@@ -1,6 +1,7 @@
 package io.vgpu.gateway;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -26,6 +27,7 @@ import io.vgpu.gateway.http.ExtenderRejections;
 import io.vgpu.gateway.http.GatewayMetrics;
 import io.vgpu.gateway.http.InFlightLimiter;
 import io.vgpu.gateway.kube.HandshakeReconciler;
+import io.vgpu.gateway.metrics.HamiSchedulerCollector;
 import io.vgpu.gateway.kube.InformerConfig;
 import io.vgpu.gateway.kube.KubeApi;
 import io.vgpu.gateway.kube.KubeClientConfig;
@@ -77,7 +79,8 @@ final class GatewayAssembly {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
-    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics) {
+    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
+                              PrometheusRegistry prometheus) {
         NvidiaConfig nvidia = config.nvidia();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
@@ -86,11 +89,11 @@ final class GatewayAssembly {
             return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, () -> { }));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
-                .compose(state -> wire(vertx, config, cluster, metrics, quotas, state));
+                .compose(state -> wire(vertx, config, cluster, metrics, prometheus, quotas, state));
     }
 
     private static Future<Parts> wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
-                                      QuotaBook quotas, HazelcastClusterState state) {
+                                      PrometheusRegistry prometheus, QuotaBook quotas, HazelcastClusterState state) {
         Clock clock = Clock.systemUTC();
         KubeClientConfig kubeConfig = new KubeClientConfig(
                 cluster.kubeconfig() == null ? null : cluster.kubeconfig().toString(), null, config.kubeQps(),
@@ -117,6 +120,8 @@ final class GatewayAssembly {
         BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
                 new KubePodWriter(api), events, new RequestDeriver(config.nvidia()), scheduling, clock);
 
+        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
+        prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));
         informers.start().whenComplete((v, e) -> {
@@ -132,6 +137,7 @@ final class GatewayAssembly {
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         Runnable closer = () -> {
+            prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
             informers.close();

@@ -109,7 +109,7 @@ final class ServeCommand implements Callable<Integer> {
         MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(), registry);
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
-        return GatewayAssembly.start(vertx, config, cluster, metrics)
+        return GatewayAssembly.start(vertx, config, cluster, metrics, registry.getPrometheusRegistry())
                 .compose(parts -> {
                     List<ApiRoute> routes = new ArrayList<>();
                     routes.add(webhookRoute(config, metrics, parts.quotas()));

@@ -5,6 +5,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vgpu.gateway.http.TestGateway;
+import io.vgpu.gateway.metrics.Promtool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -64,6 +65,7 @@ class ServeCommandTest {
             assertThat(ready.statusCode()).isEqualTo(200);
             assertThat(metrics.bodyAsString())
                     .contains("vgpu_webhook_duration_seconds_count{outcome=\"allowed\",replica=\"test-replica\"}");
+            assertThat(Promtool.findings(metrics.bodyAsString())).as("promtool check metrics").isEmpty();
         } finally {
             long start = System.nanoTime();
             running.closeAndWait(Duration.ofSeconds(10));

@@ -1,0 +1,62 @@
+package io.vgpu.gateway.metrics;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodRef;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** HAMi's scheduler gauges (spec §13) from the shared state, and a scrape that promtool accepts. */
+class HamiSchedulerCollectorTest {
+
+    private static String scrape() {
+        InMemoryClusterState state = new InMemoryClusterState();
+        GpuDevice card = new GpuDevice("GPU-a", 1, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        state.registerNode(new NodeInventory("node1", List.of(card), Map.of(), Map.of()));
+        state.reserve("node1", new PodRef("uid-1", "team", "pod-1"),
+                new PodAllocation(List.of(List.of(new ContainerDevice(1, "GPU-a", "NVIDIA", 3000, 30))), 0), 0, 60_000);
+        QuotaBook quotas = new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1);
+        quotas.setLimit("team", "nvidia.com/gpumem", 10_000);
+        quotas.addUsage("team", 3000, 30);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        registry.getPrometheusRegistry().register(new HamiSchedulerCollector(state, quotas));
+        return registry.scrape();
+    }
+
+    @Test
+    void exportsHamisDeviceAndPodGaugesWithTheirLabels() {
+        String text = scrape();
+        assertThat(text).contains(
+                "hami_gpu_memory_limit_bytes{device_index=\"1\",device_type=\"NVIDIA A100\",device_uuid=\"GPU-a\","
+                        + "node=\"node1\",zone=\"vGPU\"} 8.388608E9",
+                "hami_gpu_memory_allocated_bytes{device_cores=\"100\",device_index=\"1\",device_type=\"NVIDIA A100\","
+                        + "device_uuid=\"GPU-a\",node=\"node1\",zone=\"vGPU\"} 3.145728E9",
+                "hami_gpu_shared_count{device_index=\"1\",device_type=\"NVIDIA A100\",device_uuid=\"GPU-a\","
+                        + "node=\"node1\",zone=\"vGPU\"} 1.0",
+                "hami_gpu_core_allocated_ratio{device_index=\"1\",device_type=\"NVIDIA A100\",device_uuid=\"GPU-a\","
+                        + "node=\"node1\",zone=\"vGPU\"} 30.0",
+                "hami_node_gpu_memory_allocated_ratio{device_index=\"1\",device_uuid=\"GPU-a\",node=\"node1\","
+                        + "zone=\"vGPU\"} 0.375",
+                "hami_vgpu_memory_allocated_bytes{container_index=\"0\",device_uuid=\"GPU-a\",namespace=\"team\","
+                        + "node=\"node1\",pod=\"pod-1\",zone=\"vGPU\"} 3.145728E9",
+                "hami_resource_quota_used{limit=\"10000\",namespace=\"team\",quota_name=\"nvidia.com/gpumem\","
+                        + "zone=\"vGPU\"} 3000.0",
+                "hami_resource_quota_limit{namespace=\"team\",quota_name=\"nvidia.com/gpumem\",zone=\"vGPU\"} 10000.0");
+    }
+
+    @Test
+    void promtoolAcceptsTheScrape() throws IOException, InterruptedException {
+        assertThat(Promtool.findings(scrape())).isEmpty();
+    }
+}
