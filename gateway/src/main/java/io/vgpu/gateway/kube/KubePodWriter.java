@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -51,6 +52,19 @@ public final class KubePodWriter implements PodWriter {
                     }
                     return CompletableFuture.completedFuture(new BindOutcome.Failed(response.toWrite()));
                 });
+    }
+
+    @Override
+    public CompletionStage<Optional<String>> boundNode(PodKey pod) {
+        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
+            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
+            if (current == null || current.getMetadata() == null
+                    || !pod.uid().isEmpty() && !pod.uid().equals(current.getMetadata().getUid())) {
+                return Optional.empty();
+            }
+            String node = current.getSpec() == null ? null : current.getSpec().getNodeName();
+            return Optional.of(node == null ? "" : node);
+        });
     }
 
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */

@@ -108,13 +108,15 @@ public final class BindService {
     private Future<ExtenderBindingResult> bindSafely(ExtenderBindingArgs args, PodKey key) {
         Optional<ObservedPod> observed = cache.pod(args.podNamespace(), args.podName());
         if (observed.isEmpty()) {
+            // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
             return dropReservation(args.podUid())
-                    .compose(x -> fail("pod \"" + args.podName() + "\" not found"));
+                    .map(x -> ExtenderBindingResult.failed("pod \"" + args.podName() + "\" not found"));
         }
         if (cache.node(args.node()).isEmpty()) {
+            // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
+            events.bindingFailed(key, "failed to get node " + args.node());
             return dropReservation(args.podUid())
-                    .compose(x -> fail("failed to get node " + args.node() + ": node \"" + args.node()
-                            + "\" not found"));
+                    .map(x -> ExtenderBindingResult.failed("node \"" + args.node() + "\" not found"));
         }
         ObservedPod pod = observed.get();
         if (args.node().equals(pod.boundNode())) {
@@ -125,18 +127,45 @@ public final class BindService {
                     + pod.boundNode());
         }
         return confirm(args, pod)
-                .compose(confirmed -> needsNodeLock(pod.spec()) ? lockAndBind(args, key) : bindPod(args, key, false));
+                .compose(via -> via == ConfirmOutcome.Via.ALREADY_BOUND ? boundBefore(args, key)
+                        : Future.succeededFuture(false))
+                .compose(done -> done ? Future.succeededFuture(ExtenderBindingResult.OK)
+                        : needsNodeLock(pod.spec()) ? lockAndBind(args, key) : bindPod(args, key, false));
+    }
+
+    /**
+     * The shared state says the pod is bound already: a retried bind, or a retry after a bind that failed past its
+     * confirmation. The informer cache may not show the binding yet, so ask the API server: bound to this node ⇒
+     * done, with no second lock, bind-phase or Binding (re-taking the lock after the device plugin released it
+     * would leave a lock nobody releases, and bind-phase would go back from success to allocating).
+     *
+     * @return true when the pod is bound to the requested node
+     */
+    private Future<Boolean> boundBefore(ExtenderBindingArgs args, PodKey key) {
+        return Future.fromCompletionStage(pods.boundNode(key))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(live -> {
+                    if (live.isPresent() && live.get().equals(args.node())) {
+                        LOG.info("bind {}/{} to {}: already bound", key.namespace(), key.name(), args.node());
+                        return Future.succeededFuture(true);
+                    }
+                    if (live.isPresent() && !live.get().isEmpty()) {
+                        return Future.failedFuture("pod " + key.namespace() + "/" + key.name()
+                                + " is already bound to node " + live.get());
+                    }
+                    return Future.succeededFuture(false);
+                });
     }
 
     /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
-    private Future<Void> confirm(ExtenderBindingArgs args, ObservedPod pod) {
+    private Future<ConfirmOutcome.Via> confirm(ExtenderBindingArgs args, ObservedPod pod) {
         PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
-        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec()),
+        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
                         clock.millis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(outcome -> {
-                    if (outcome instanceof ConfirmOutcome.Confirmed) {
-                        return Future.succeededFuture();
+                    if (outcome instanceof ConfirmOutcome.Confirmed confirmed) {
+                        return Future.succeededFuture(confirmed.via());
                     }
                     String why = outcome instanceof ConfirmOutcome.UnknownNode ? "node is not registered"
                             : outcome instanceof ConfirmOutcome.Missing ? "no reservation (filter first)"
@@ -146,10 +175,14 @@ public final class BindService {
                 });
     }
 
-    /** The allocation recorded on the pod, so an expired reservation can be re-made under the capacity rule. */
-    private static PodAllocation fallbackAllocation(PodSpec spec) {
+    /**
+     * The allocation recorded on the pod, so an expired reservation can be re-made under the capacity rule; only
+     * for the node the filter chose ({@code hami.io/vgpu-node}): the recorded device UUIDs belong to that node, and
+     * a charge made anywhere else would never be released (pod ingest releases on the annotated node only).
+     */
+    private static PodAllocation fallbackAllocation(PodSpec spec, String node) {
         String allocated = spec.annotation(HamiAnnotations.DEVICES_ALLOCATED);
-        if (allocated == null) {
+        if (allocated == null || !node.equals(spec.annotation(HamiAnnotations.VGPU_NODE))) {
             return null;
         }
         Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(allocated);

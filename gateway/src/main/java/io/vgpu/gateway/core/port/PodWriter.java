@@ -1,11 +1,12 @@
 package io.vgpu.gateway.core.port;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), implemented over the Kubernetes
- * API. Every method is non-blocking: it returns at once and the stage completes on a client thread (bridge
+ * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), plus the one live read a retried bind
+ * needs, implemented over the Kubernetes API. Every method is non-blocking: it returns at once and the stage completes on a client thread (bridge
  * it back to your context). Stages never complete exceptionally: failures are outcome values. Each call
  * has its own timeout; a timed-out write reports {@link WriteOutcome.Unreachable} and may still land.
  */
@@ -39,4 +40,12 @@ public interface PodWriter {
      * answers {@link BindOutcome.Bound} with {@code alreadyBound = true}.
      */
     CompletionStage<BindOutcome> bind(PodKey pod, String node);
+
+    /**
+     * A live read of the pod (the API server, not the informer cache, which may lag a bind made moments ago): the
+     * node it is bound to ({@code spec.nodeName}), "" when it is not bound; empty when the pod is gone, is another
+     * incarnation (its UID is not {@code pod.uid()}, when that is known) or cannot be read. Never completes
+     * exceptionally.
+     */
+    CompletionStage<Optional<String>> boundNode(PodKey pod);
 }
