@@ -164,6 +164,25 @@ class KubePodWriterTest {
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isNull();
     }
 
+    @Test
+    void boundNodeReadsTheApiServerNotTheCache() {
+        PodKey key = create("p");
+
+        assertThat(await(writer.boundNode(key))).contains("");
+        await(writer.bind(key, "n1"));
+        assertThat(await(writer.boundNode(key))).contains("n1");
+    }
+
+    @Test
+    void boundNodeIsEmptyForAMissingPodOrAnotherIncarnation() {
+        create("p");
+
+        assertThat(await(writer.boundNode(new PodKey(ns, "ghost", "u")))).isEmpty();
+        assertThat(await(writer.boundNode(new PodKey(ns, "p", "uid-of-an-older-pod")))).isEmpty();
+        server.failNext("GET", KubePaths.pod(ns, "p"), 500, "etcd is down");
+        assertThat(await(writer.boundNode(new PodKey(ns, "p", "")))).isEmpty();
+    }
+
     private PodKey create(String name) {
         Pod created = client.resource(pod(ns, name).build()).create();
         return new PodKey(ns, name, created.getMetadata().getUid());
