@@ -2,6 +2,7 @@ package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -55,15 +56,14 @@ public final class KubePodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<Optional<String>> boundNode(PodKey pod) {
+    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
             if (current == null || current.getMetadata() == null
                     || !pod.uid().isEmpty() && !pod.uid().equals(current.getMetadata().getUid())) {
                 return Optional.empty();
             }
-            String node = current.getSpec() == null ? null : current.getSpec().getNodeName();
-            return Optional.of(node == null ? "" : node);
+            return Optional.of(KubeObjects.pod(current));
         });
     }
 

@@ -106,19 +106,37 @@ public final class BindService {
     }
 
     private Future<ExtenderBindingResult> bindSafely(ExtenderBindingArgs args, PodKey key) {
-        Optional<ObservedPod> observed = cache.pod(args.podNamespace(), args.podName());
-        if (observed.isEmpty()) {
-            // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
-            return dropReservation(args.podUid())
-                    .map(x -> ExtenderBindingResult.failed("pod \"" + args.podName() + "\" not found"));
+        return lookUpPod(key).compose(observed -> {
+            if (observed.isEmpty()) {
+                // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
+                return dropReservation(args.podUid())
+                        .map(x -> ExtenderBindingResult.failed("pod \"" + args.podName() + "\" not found"));
+            }
+            if (cache.node(args.node()).isEmpty()) {
+                // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
+                events.bindingFailed(key, "failed to get node " + args.node());
+                return dropReservation(args.podUid())
+                        .map(x -> ExtenderBindingResult.failed("node \"" + args.node() + "\" not found"));
+            }
+            return bindKnownPod(args, key, observed.get());
+        });
+    }
+
+    /**
+     * The pod from the informer cache or, when the cache has not seen it yet, one live read: kube-scheduler binds
+     * right after /filter, and this replica's pod watch may lag the API server kube-scheduler read the pod from
+     * (HAMi before v2.10 always read the pod live here).
+     */
+    private Future<Optional<ObservedPod>> lookUpPod(PodKey key) {
+        Optional<ObservedPod> cached = cache.pod(key.namespace(), key.name());
+        if (cached.isPresent()) {
+            return Future.succeededFuture(cached);
         }
-        if (cache.node(args.node()).isEmpty()) {
-            // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
-            events.bindingFailed(key, "failed to get node " + args.node());
-            return dropReservation(args.podUid())
-                    .map(x -> ExtenderBindingResult.failed("node \"" + args.node() + "\" not found"));
-        }
-        ObservedPod pod = observed.get();
+        return Future.fromCompletionStage(pods.readPod(key))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Future<ExtenderBindingResult> bindKnownPod(ExtenderBindingArgs args, PodKey key, ObservedPod pod) {
         if (args.node().equals(pod.boundNode())) {
             return Future.succeededFuture(ExtenderBindingResult.OK); // a retried bind of a bound pod
         }
@@ -142,8 +160,9 @@ public final class BindService {
      * @return true when the pod is bound to the requested node
      */
     private Future<Boolean> boundBefore(ExtenderBindingArgs args, PodKey key) {
-        return Future.fromCompletionStage(pods.boundNode(key))
+        return Future.fromCompletionStage(pods.readPod(key))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .map(read -> read.map(ObservedPod::boundNode))
                 .compose(live -> {
                     if (live.isPresent() && live.get().equals(args.node())) {
                         LOG.info("bind {}/{} to {}: already bound", key.namespace(), key.name(), args.node());

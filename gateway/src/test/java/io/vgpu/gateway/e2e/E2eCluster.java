@@ -148,14 +148,33 @@ final class E2eCluster implements AutoCloseable {
         return kube;
     }
 
+    /**
+     * Stops the gateway, then the mock. First waits until the mock has had no request for a moment: the CRUD mock
+     * blocks its event loop while a watch closes until that watch's pending event sends finish, and those sends need
+     * the same event loop, so a watch closed right after a write stalls the mock's shutdown for 20 s.
+     */
     @Override
     public void close() throws IOException {
+        awaitQuietApi();
         try {
             gateway.close();
         } finally {
             kube.close();
             api.close();
             Files.deleteIfExists(kubeconfig);
+        }
+    }
+
+    private void awaitQuietApi() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        int seen = -1;
+        while (System.nanoTime() < deadline) {
+            int now = api.requests().size();
+            if (now == seen) {
+                return;
+            }
+            seen = now;
+            sleep(250);
         }
     }
 

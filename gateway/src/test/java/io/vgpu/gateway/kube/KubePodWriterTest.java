@@ -3,6 +3,7 @@ package io.vgpu.gateway.kube;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -165,22 +166,25 @@ class KubePodWriterTest {
     }
 
     @Test
-    void boundNodeReadsTheApiServerNotTheCache() {
+    void readPodReadsTheApiServerTrimmedLikeTheInformers() {
         PodKey key = create("p");
 
-        assertThat(await(writer.boundNode(key))).contains("");
+        ObservedPod unbound = await(writer.readPod(key)).orElseThrow();
+        assertThat(unbound.key()).isEqualTo(key);
+        assertThat(unbound.boundNode()).isEmpty();
+        assertThat(unbound.spec().containers()).extracting(c -> c.name()).containsExactly("main");
         await(writer.bind(key, "n1"));
-        assertThat(await(writer.boundNode(key))).contains("n1");
+        assertThat(await(writer.readPod(key)).orElseThrow().boundNode()).isEqualTo("n1");
     }
 
     @Test
-    void boundNodeIsEmptyForAMissingPodOrAnotherIncarnation() {
+    void readPodIsEmptyForAMissingPodAnotherIncarnationOrAFailedRead() {
         create("p");
 
-        assertThat(await(writer.boundNode(new PodKey(ns, "ghost", "u")))).isEmpty();
-        assertThat(await(writer.boundNode(new PodKey(ns, "p", "uid-of-an-older-pod")))).isEmpty();
+        assertThat(await(writer.readPod(new PodKey(ns, "ghost", "u")))).isEmpty();
+        assertThat(await(writer.readPod(new PodKey(ns, "p", "uid-of-an-older-pod")))).isEmpty();
         server.failNext("GET", KubePaths.pod(ns, "p"), 500, "etcd is down");
-        assertThat(await(writer.boundNode(new PodKey(ns, "p", "")))).isEmpty();
+        assertThat(await(writer.readPod(new PodKey(ns, "p", "")))).isEmpty();
     }
 
     private PodKey create(String name) {

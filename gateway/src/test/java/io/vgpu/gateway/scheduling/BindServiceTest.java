@@ -82,7 +82,8 @@ class BindServiceTest {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis()); // the first bind confirmed it, then bound the pod
-        writes.liveNode = Optional.of(NODE);
+        writes.livePod = pod;
+        writes.liveNode = NODE;
 
         ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
 
@@ -97,7 +98,8 @@ class BindServiceTest {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis());
-        writes.liveNode = Optional.of(""); // the Binding never landed
+        writes.livePod = pod;
+        writes.liveNode = ""; // the Binding never landed
 
         ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
 
@@ -112,7 +114,8 @@ class BindServiceTest {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis());
-        writes.liveNode = Optional.of("node-b");
+        writes.livePod = pod;
+        writes.liveNode = "node-b";
 
         ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
 
@@ -134,6 +137,31 @@ class BindServiceTest {
 
         assertThat(chosen).isEqualTo(ExtenderBindingResult.OK);
         assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+    }
+
+    @Test
+    void aPodTheCacheHasNotSeenYetIsReadLiveAndBound() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        writes.livePod = pod;
+
+        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+
+        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(writes.bindings).isEqualTo(1);
+        assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+    }
+
+    @Test
+    void aPodNeitherCachedNorInTheApiIsNotFoundAndItsReservationIsDropped() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+
+        assertThat(result.error()).isEqualTo("pod \"p\" not found");
+        assertThat(state.nodeState(NODE).charges()).isEmpty();
+        assertThat(writes.bindings).isZero();
     }
 
     // ------------------------------------------------------------------ fixtures
@@ -188,10 +216,19 @@ class BindServiceTest {
 
     /** An informer cache stuck before the binding: the pod unbound, every node present. */
     private static ClusterCache cacheShowing(PodSpec pod) {
+        return cache(Optional.of(new ObservedPod(pod, "Pending", false, false, "1")));
+    }
+
+    /** An informer cache that has not seen the pod yet; every node present. */
+    private static ClusterCache emptyCache() {
+        return cache(Optional.empty());
+    }
+
+    private static ClusterCache cache(Optional<ObservedPod> pod) {
         return new ClusterCache() {
             @Override
             public Optional<ObservedPod> pod(String namespace, String name) {
-                return Optional.of(new ObservedPod(pod, "Pending", false, false, "1"));
+                return pod;
             }
 
             @Override
@@ -213,7 +250,9 @@ class BindServiceTest {
 
     /** Counts the writes; answers the live read with {@link #liveNode}. */
     private static final class RecordingWrites implements PodWriter {
-        private Optional<String> liveNode = Optional.empty();
+        /** The live read answers this pod, bound to this node ("" = unbound); null: the read finds nothing. */
+        private PodSpec livePod;
+        private String liveNode = "";
         private int bindPhases;
         private int bindings;
 
@@ -236,8 +275,15 @@ class BindServiceTest {
         }
 
         @Override
-        public CompletionStage<Optional<String>> boundNode(PodKey pod) {
-            return CompletableFuture.completedFuture(liveNode);
+        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+            if (livePod == null) {
+                return CompletableFuture.completedFuture(Optional.empty());
+            }
+            PodSpec bound = new PodSpec(livePod.name(), livePod.namespace(), livePod.uid(), livePod.schedulerName(),
+                    liveNode, livePod.runtimeClassName(), livePod.annotations(), livePod.labels(),
+                    livePod.initContainers(), livePod.containers());
+            return CompletableFuture.completedFuture(Optional.of(new ObservedPod(bound, "Pending", false, false,
+                    "2")));
         }
     }
 }

@@ -5,10 +5,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), plus the one live read a retried bind
- * needs, implemented over the Kubernetes API. Every method is non-blocking: it returns at once and the stage completes on a client thread (bridge
- * it back to your context). Stages never complete exceptionally: failures are outcome values. Each call
- * has its own timeout; a timed-out write reports {@link WriteOutcome.Unreachable} and may still land.
+ * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), plus the one live read {@code /bind}
+ * needs when the informer cache lags, implemented over the Kubernetes API. Every method is non-blocking: it
+ * returns at once and the stage completes on a client thread (bridge it back to your context). Stages never
+ * complete exceptionally: failures are outcome values. Each call has its own timeout; a timed-out write reports
+ * {@link WriteOutcome.Unreachable} and may still land.
  */
 public interface PodWriter {
 
@@ -42,10 +43,9 @@ public interface PodWriter {
     CompletionStage<BindOutcome> bind(PodKey pod, String node);
 
     /**
-     * A live read of the pod (the API server, not the informer cache, which may lag a bind made moments ago): the
-     * node it is bound to ({@code spec.nodeName}), "" when it is not bound; empty when the pod is gone, is another
-     * incarnation (its UID is not {@code pod.uid()}, when that is known) or cannot be read. Never completes
-     * exceptionally.
+     * A live read of the pod from the API server (not the informer cache, which may lag a create or a bind made
+     * moments ago), trimmed like the informers' pods; empty when the pod is gone, is another incarnation (its UID is
+     * not {@code pod.uid()}, when that is known) or cannot be read. Never completes exceptionally.
      */
-    CompletionStage<Optional<String>> boundNode(PodKey pod);
+    CompletionStage<Optional<ObservedPod>> readPod(PodKey pod);
 }
