@@ -41,14 +41,22 @@ import java.util.concurrent.TimeUnit;
  * {@code hami.io/mutex.lock} annotation for the device plugin), mark {@code bind-phase=allocating}, then
  * POST the Binding. A contended lock is waited for asynchronously, bounded by
  * {@link SchedulingConfig#nodeLockWait()}, instead of failing into kube-scheduler's back-off. A pod
- * already bound to the node succeeds without charging twice. A failure releases the locks it took; the
- * reservation stays until it expires or the pod is filtered again (as in HAMi).
+ * already bound to the node succeeds without charging twice, and without a second lock, bind-phase or
+ * Binding, even when the informer cache has not seen the binding yet (one live read of the pod, only when
+ * the shared state already holds it bound). A pod the cache has not seen at all is read live once. A
+ * failure releases the locks it took; the reservation stays until it expires or the pod is filtered again
+ * (as in HAMi).
  *
  * <pre>
- *   pod + node known? ─► confirm ─► needs GPU lock? ─► state lock ─► API lock ─► bind-phase ─► Binding
- *        │ no               │ refused      │ no ──────────────────────────────────┘      │ fail  │ fail
- *        ▼                  ▼                                                            ▼       ▼
- *      Error             Error                                          release locks, Error
+ *   pod: cache, else one live read ─── missing ──────────────────────► Error (reservation dropped)
+ *   node in the cache? ─────────────── no ───────────────────────────► Error (reservation dropped)
+ *   confirm ────────────────────────── refused / no reservation ─────► Error
+ *      │ already bound, and the live pod is on this node ────────────► OK (nothing written)
+ *      ▼
+ *   needs the GPU lock? ── yes ──► state lock ──► API lock ──┐
+ *      │ no                                                  ▼
+ *      └─────────────────────────────────────────────► bind-phase ──► Binding ──► OK
+ *                                  a failure after the locks were taken ──► release them, Error
  * </pre>
  */
 public final class BindService {

@@ -1,6 +1,7 @@
 package io.vgpu.gateway.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.kube.MockApiServer;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -218,7 +219,7 @@ class ExtenderEndToEndTest {
         return E2eCluster.namespaceOf(test.getTestMethod().orElseThrow().getName());
     }
 
-    private static com.fasterxml.jackson.databind.node.TextNode text(String s) {
-        return com.fasterxml.jackson.databind.node.TextNode.valueOf(s);
+    private static TextNode text(String s) {
+        return TextNode.valueOf(s);
     }
 }
