@@ -2,6 +2,7 @@ package io.vgpu.gateway.extender;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -17,7 +18,9 @@ public final class ExtenderReplies {
     /** HAMi reads extender bodies through a 1 MiB limit; we refuse larger ones with a clear Error. */
     public static final long MAX_BODY_BYTES = 1024 * 1024;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Go's {@code encoding/json} writes map keys sorted ({@code FailedNodes}); so do we, byte for byte. */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
     private ExtenderReplies() {
     }

@@ -2,6 +2,7 @@ package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -10,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -51,6 +53,18 @@ public final class KubePodWriter implements PodWriter {
                     }
                     return CompletableFuture.completedFuture(new BindOutcome.Failed(response.toWrite()));
                 });
+    }
+
+    @Override
+    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
+            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
+            if (current == null || current.getMetadata() == null
+                    || !pod.uid().isEmpty() && !pod.uid().equals(current.getMetadata().getUid())) {
+                return Optional.empty();
+            }
+            return Optional.of(KubeObjects.pod(current));
+        });
     }
 
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */

@@ -41,14 +41,22 @@ import java.util.concurrent.TimeUnit;
  * {@code hami.io/mutex.lock} annotation for the device plugin), mark {@code bind-phase=allocating}, then
  * POST the Binding. A contended lock is waited for asynchronously, bounded by
  * {@link SchedulingConfig#nodeLockWait()}, instead of failing into kube-scheduler's back-off. A pod
- * already bound to the node succeeds without charging twice. A failure releases the locks it took; the
- * reservation stays until it expires or the pod is filtered again (as in HAMi).
+ * already bound to the node succeeds without charging twice, and without a second lock, bind-phase or
+ * Binding, even when the informer cache has not seen the binding yet (one live read of the pod, only when
+ * the shared state already holds it bound). A pod the cache has not seen at all is read live once. A
+ * failure releases the locks it took; the reservation stays until it expires or the pod is filtered again
+ * (as in HAMi).
  *
  * <pre>
- *   pod + node known? ─► confirm ─► needs GPU lock? ─► state lock ─► API lock ─► bind-phase ─► Binding
- *        │ no               │ refused      │ no ──────────────────────────────────┘      │ fail  │ fail
- *        ▼                  ▼                                                            ▼       ▼
- *      Error             Error                                          release locks, Error
+ *   pod: cache, else one live read ─── missing ──────────────────────► Error (reservation dropped)
+ *   node in the cache? ─────────────── no ───────────────────────────► Error (reservation dropped)
+ *   confirm ────────────────────────── refused / no reservation ─────► Error
+ *      │ already bound, and the live pod is on this node ────────────► OK (nothing written)
+ *      ▼
+ *   needs the GPU lock? ── yes ──► state lock ──► API lock ──┐
+ *      │ no                                                  ▼
+ *      └─────────────────────────────────────────────► bind-phase ──► Binding ──► OK
+ *                                  a failure after the locks were taken ──► release them, Error
  * </pre>
  */
 public final class BindService {
@@ -106,17 +114,37 @@ public final class BindService {
     }
 
     private Future<ExtenderBindingResult> bindSafely(ExtenderBindingArgs args, PodKey key) {
-        Optional<ObservedPod> observed = cache.pod(args.podNamespace(), args.podName());
-        if (observed.isEmpty()) {
-            return dropReservation(args.podUid())
-                    .compose(x -> fail("pod \"" + args.podName() + "\" not found"));
+        return lookUpPod(key).compose(observed -> {
+            if (observed.isEmpty()) {
+                // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
+                return dropReservation(args.podUid())
+                        .map(x -> ExtenderBindingResult.failed("pod \"" + args.podName() + "\" not found"));
+            }
+            if (cache.node(args.node()).isEmpty()) {
+                // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
+                events.bindingFailed(key, "failed to get node " + args.node());
+                return dropReservation(args.podUid())
+                        .map(x -> ExtenderBindingResult.failed("node \"" + args.node() + "\" not found"));
+            }
+            return bindKnownPod(args, key, observed.get());
+        });
+    }
+
+    /**
+     * The pod from the informer cache or, when the cache has not seen it yet, one live read: kube-scheduler binds
+     * right after /filter, and this replica's pod watch may lag the API server kube-scheduler read the pod from
+     * (HAMi before v2.10 always read the pod live here).
+     */
+    private Future<Optional<ObservedPod>> lookUpPod(PodKey key) {
+        Optional<ObservedPod> cached = cache.pod(key.namespace(), key.name());
+        if (cached.isPresent()) {
+            return Future.succeededFuture(cached);
         }
-        if (cache.node(args.node()).isEmpty()) {
-            return dropReservation(args.podUid())
-                    .compose(x -> fail("failed to get node " + args.node() + ": node \"" + args.node()
-                            + "\" not found"));
-        }
-        ObservedPod pod = observed.get();
+        return Future.fromCompletionStage(pods.readPod(key))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Future<ExtenderBindingResult> bindKnownPod(ExtenderBindingArgs args, PodKey key, ObservedPod pod) {
         if (args.node().equals(pod.boundNode())) {
             return Future.succeededFuture(ExtenderBindingResult.OK); // a retried bind of a bound pod
         }
@@ -125,18 +153,46 @@ public final class BindService {
                     + pod.boundNode());
         }
         return confirm(args, pod)
-                .compose(confirmed -> needsNodeLock(pod.spec()) ? lockAndBind(args, key) : bindPod(args, key, false));
+                .compose(via -> via == ConfirmOutcome.Via.ALREADY_BOUND ? boundBefore(args, key)
+                        : Future.succeededFuture(false))
+                .compose(done -> done ? Future.succeededFuture(ExtenderBindingResult.OK)
+                        : needsNodeLock(pod.spec()) ? lockAndBind(args, key) : bindPod(args, key, false));
+    }
+
+    /**
+     * The shared state says the pod is bound already: a retried bind, or a retry after a bind that failed past its
+     * confirmation. The informer cache may not show the binding yet, so ask the API server: bound to this node ⇒
+     * done, with no second lock, bind-phase or Binding (re-taking the lock after the device plugin released it
+     * would leave a lock nobody releases, and bind-phase would go back from success to allocating).
+     *
+     * @return true when the pod is bound to the requested node
+     */
+    private Future<Boolean> boundBefore(ExtenderBindingArgs args, PodKey key) {
+        return Future.fromCompletionStage(pods.readPod(key))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .map(read -> read.map(ObservedPod::boundNode))
+                .compose(live -> {
+                    if (live.isPresent() && live.get().equals(args.node())) {
+                        LOG.info("bind {}/{} to {}: already bound", key.namespace(), key.name(), args.node());
+                        return Future.succeededFuture(true);
+                    }
+                    if (live.isPresent() && !live.get().isEmpty()) {
+                        return Future.failedFuture("pod " + key.namespace() + "/" + key.name()
+                                + " is already bound to node " + live.get());
+                    }
+                    return Future.succeededFuture(false);
+                });
     }
 
     /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
-    private Future<Void> confirm(ExtenderBindingArgs args, ObservedPod pod) {
+    private Future<ConfirmOutcome.Via> confirm(ExtenderBindingArgs args, ObservedPod pod) {
         PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
-        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec()),
+        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
                         clock.millis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(outcome -> {
-                    if (outcome instanceof ConfirmOutcome.Confirmed) {
-                        return Future.succeededFuture();
+                    if (outcome instanceof ConfirmOutcome.Confirmed confirmed) {
+                        return Future.succeededFuture(confirmed.via());
                     }
                     String why = outcome instanceof ConfirmOutcome.UnknownNode ? "node is not registered"
                             : outcome instanceof ConfirmOutcome.Missing ? "no reservation (filter first)"
@@ -146,10 +202,14 @@ public final class BindService {
                 });
     }
 
-    /** The allocation recorded on the pod, so an expired reservation can be re-made under the capacity rule. */
-    private static PodAllocation fallbackAllocation(PodSpec spec) {
+    /**
+     * The allocation recorded on the pod, so an expired reservation can be re-made under the capacity rule; only
+     * for the node the filter chose ({@code hami.io/vgpu-node}): the recorded device UUIDs belong to that node, and
+     * a charge made anywhere else would never be released (pod ingest releases on the annotated node only).
+     */
+    private static PodAllocation fallbackAllocation(PodSpec spec, String node) {
         String allocated = spec.annotation(HamiAnnotations.DEVICES_ALLOCATED);
-        if (allocated == null) {
+        if (allocated == null || !node.equals(spec.annotation(HamiAnnotations.VGPU_NODE))) {
             return null;
         }
         Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(allocated);

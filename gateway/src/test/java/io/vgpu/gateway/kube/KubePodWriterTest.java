@@ -3,6 +3,7 @@ package io.vgpu.gateway.kube;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -162,6 +163,28 @@ class KubePodWriterTest {
 
         assertThat(outcome).isInstanceOf(BindOutcome.Failed.class);
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isNull();
+    }
+
+    @Test
+    void readPodReadsTheApiServerTrimmedLikeTheInformers() {
+        PodKey key = create("p");
+
+        ObservedPod unbound = await(writer.readPod(key)).orElseThrow();
+        assertThat(unbound.key()).isEqualTo(key);
+        assertThat(unbound.boundNode()).isEmpty();
+        assertThat(unbound.spec().containers()).extracting(c -> c.name()).containsExactly("main");
+        await(writer.bind(key, "n1"));
+        assertThat(await(writer.readPod(key)).orElseThrow().boundNode()).isEqualTo("n1");
+    }
+
+    @Test
+    void readPodIsEmptyForAMissingPodAnotherIncarnationOrAFailedRead() {
+        create("p");
+
+        assertThat(await(writer.readPod(new PodKey(ns, "ghost", "u")))).isEmpty();
+        assertThat(await(writer.readPod(new PodKey(ns, "p", "uid-of-an-older-pod")))).isEmpty();
+        server.failNext("GET", KubePaths.pod(ns, "p"), 500, "etcd is down");
+        assertThat(await(writer.readPod(new PodKey(ns, "p", "")))).isEmpty();
     }
 
     private PodKey create(String name) {

@@ -1,13 +1,15 @@
 package io.vgpu.gateway.core.port;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), implemented over the Kubernetes
- * API. Every method is non-blocking: it returns at once and the stage completes on a client thread (bridge
- * it back to your context). Stages never complete exceptionally: failures are outcome values. Each call
- * has its own timeout; a timed-out write reports {@link WriteOutcome.Unreachable} and may still land.
+ * The pod writes of {@code /filter} and {@code /bind} (spec §6.2, §11.1), plus the one live read {@code /bind}
+ * needs when the informer cache lags, implemented over the Kubernetes API. Every method is non-blocking: it
+ * returns at once and the stage completes on a client thread (bridge it back to your context). Stages never
+ * complete exceptionally: failures are outcome values. Each call has its own timeout; a timed-out write reports
+ * {@link WriteOutcome.Unreachable} and may still land.
  */
 public interface PodWriter {
 
@@ -39,4 +41,11 @@ public interface PodWriter {
      * answers {@link BindOutcome.Bound} with {@code alreadyBound = true}.
      */
     CompletionStage<BindOutcome> bind(PodKey pod, String node);
+
+    /**
+     * A live read of the pod from the API server (not the informer cache, which may lag a create or a bind made
+     * moments ago), trimmed like the informers' pods; empty when the pod is gone, is another incarnation (its UID is
+     * not {@code pod.uid()}, when that is known) or cannot be read. Never completes exceptionally.
+     */
+    CompletionStage<Optional<ObservedPod>> readPod(PodKey pod);
 }

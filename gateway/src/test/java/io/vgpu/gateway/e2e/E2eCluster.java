@@ -1,0 +1,485 @@
+package io.vgpu.gateway.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vgpu.gateway.GatewayLauncher;
+import io.vgpu.gateway.conformance.JsonPatchApplier;
+import io.vgpu.gateway.core.webhook.PatchOp;
+import io.vgpu.gateway.kube.KubeClientConfig;
+import io.vgpu.gateway.kube.MockApiServer;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.store.HazelcastMemberConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The end-to-end fixture: the real gateway ({@code ServeCommand.start}, production wiring) against the fabric8
+ * CRUD mock API server ({@link MockApiServer}: binding subresource, recorded requests), one embedded Hazelcast
+ * member on a free loopback port with a random cluster name, plain HTTP on a free port. The gateway reaches
+ * the mock through a kubeconfig file ({@code VGPU_KUBECONFIG}) as it would reach a real cluster.
+ *
+ * <p>Plays the parts the mock does not: the API server's admission step ({@link #admit}: POST /webhook, apply the
+ * returned JSONPatch, create the pod), kube-scheduler ({@link #filter}, {@link #bind}) and the HAMi device plugin
+ * ({@link #pluginAllocates}). Every call blocks the test thread (never an event loop). Tests share one fixture per
+ * class: each uses its own namespace and node names.
+ */
+final class E2eCluster implements AutoCloseable {
+
+    static final String SCHEDULER = "hami-scheduler";
+    /** Kept in fields: java.util.logging holds loggers weakly, and both libraries log every request at INFO. */
+    private static final List<Logger> QUIET = List.of(Logger.getLogger("com.hazelcast"),
+            Logger.getLogger("io.fabric8.mockwebserver"));
+
+    static {
+        QUIET.forEach(l -> l.setLevel(Level.WARNING));
+    }
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** A memory request larger than any card here: used to probe registration without reserving anything. */
+    private static final String PROBE_MEM = "999999";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final MockApiServer api;
+    private final KubernetesClient kube;
+    private final Path kubeconfig;
+    private final GatewayLauncher.Handle gateway;
+    private final String hazelcastCluster;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private E2eCluster(MockApiServer api, KubernetesClient kube, Path kubeconfig, GatewayLauncher.Handle gateway,
+                       String hazelcastCluster) {
+        this.api = api;
+        this.hazelcastCluster = hazelcastCluster;
+        this.kube = kube;
+        this.kubeconfig = kubeconfig;
+        this.gateway = gateway;
+    }
+
+    /**
+     * Starts the mock API server and the gateway, and waits for {@code /readyz} 200.
+     *
+     * @param env extra {@code VGPU_*} settings: KEY, value, KEY, value, …
+     */
+    static E2eCluster start(String... env) throws Exception {
+        MockApiServer api = MockApiServer.start();
+        Path kubeconfig = null;
+        GatewayLauncher.Handle gateway = null;
+        try {
+            kubeconfig = writeKubeconfig(api.config().getMasterUrl());
+            String hazelcastCluster = "vgpu-e2e-" + UUID.randomUUID();
+            Map<String, String> vars = new HashMap<>(Map.of(
+                    "VGPU_PLAIN_HTTP", "true",
+                    "VGPU_BIND_ADDRESS", "127.0.0.1",
+                    "VGPU_HTTP_PORT", "0",
+                    "VGPU_METRICS_PORT", "0",
+                    "VGPU_SHUTDOWN_TIMEOUT", "1s",
+                    "VGPU_NODE_LOCK_WAIT", "8s",
+                    "VGPU_KUBECONFIG", kubeconfig.toString(),
+                    "VGPU_HZ_PORT", Integer.toString(freePort()),
+                    "VGPU_HZ_CLUSTER_NAME", hazelcastCluster,
+                    "POD_NAME", "e2e-replica"));
+            vars.put("VGPU_HZ_BACKUP_COUNT", "0");
+            for (int i = 0; i + 1 < env.length; i += 2) {
+                vars.put(env[i], env[i + 1]);
+            }
+            gateway = GatewayLauncher.start(vars, Duration.ofSeconds(60));
+            E2eCluster cluster = new E2eCluster(api, api.client(new KubeClientConfig(null, null, 0, 1,
+                    Duration.ofSeconds(5), 256, Duration.ofSeconds(1), 0)), kubeconfig, gateway, hazelcastCluster);
+            cluster.eventually("/readyz answers 200", () -> cluster.get("/readyz").status() == 200);
+            return cluster;
+        } catch (Exception | Error e) {
+            if (gateway != null) {
+                gateway.close();
+            }
+            api.close();
+            if (kubeconfig != null) {
+                Files.deleteIfExists(kubeconfig);
+            }
+            throw e;
+        }
+    }
+
+    /** The mock API server (recorded requests and bindings). */
+    MockApiServer api() {
+        return api;
+    }
+
+    /** A client of the mock API server, for the test's own reads and writes. */
+    KubernetesClient kube() {
+        return kube;
+    }
+
+    /**
+     * Stops the gateway, then the mock. First waits until the mock has had no request for a moment: the CRUD mock
+     * blocks its event loop while a watch closes until that watch's pending event sends finish, and those sends need
+     * the same event loop, so a watch closed right after a write stalls the mock's shutdown for 20 s.
+     */
+    @Override
+    public void close() throws IOException {
+        awaitQuietApi();
+        try {
+            gateway.close();
+        } finally {
+            kube.close();
+            api.close();
+            Files.deleteIfExists(kubeconfig);
+        }
+    }
+
+    private void awaitQuietApi() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        int seen = -1;
+        while (System.nanoTime() < deadline) {
+            int now = api.requests().size();
+            if (now == seen) {
+                return;
+            }
+            seen = now;
+            sleep(250);
+        }
+    }
+
+    // ------------------------------------------------------------------ nodes
+
+    /** One V100-like card: 10 slots, {@code memMiB}, 100 cores, healthy, NUMA 0. */
+    static GpuDevice gpu(String uuid, int index, int memMiB) {
+        return new GpuDevice(uuid, index, 10, memMiB, 100, "NVIDIA-Tesla V100-PCIE-32GB", 0, "hami-core", List.of(),
+                true);
+    }
+
+    /** Creates a node registered by the (simulated) device plugin and waits until the gateway schedules on it. */
+    void registeredNode(String name, GpuDevice... devices) {
+        createNode(name, NodeRegisterCodec.encode(List.of(devices)), devices.length);
+        awaitRegistered(name);
+    }
+
+    /** Creates a node with {@code register} as its {@code hami.io/node-nvidia-register} annotation (may be junk). */
+    void createNode(String name, String register, int allocatableGpus) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (register != null) {
+            annotations.put(HamiAnnotations.NODE_NVIDIA_REGISTER, register);
+        }
+        Node node = new NodeBuilder().withNewMetadata().withName(name).withAnnotations(annotations).endMetadata()
+                .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(allocatableGpus)))
+                .addToAllocatable("cpu", new Quantity("16")).endStatus().build();
+        kube.nodes().resource(node).create();
+    }
+
+    /** Waits until {@code /filter} no longer answers {@code node unregistered} for these nodes (nothing reserved). */
+    void awaitRegistered(String... nodes) {
+        Pod probe = pod("e2e-probe", "probe-" + UUID.randomUUID(), PROBE_MEM).build();
+        probe.getMetadata().setUid("");
+        probe.getSpec().setSchedulerName(SCHEDULER);
+        eventually("nodes registered: " + List.of(nodes), () -> {
+            JsonNode failed = filter(probe, nodes).json().path("FailedNodes");
+            for (String n : nodes) {
+                if (!failed.has(n) || failed.path(n).asText().equals("node unregistered")) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** The node as stored in the API. */
+    Node node(String name) {
+        return kube.nodes().withName(name).get();
+    }
+
+    /**
+     * The authoritative shared state of a node, read from the gateway's own Hazelcast member (it runs in this JVM):
+     * charges per pod UID and the lock holder; {@link NodeState#absent} when the key is missing.
+     */
+    NodeState nodeState(String name) {
+        HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
+                .filter(h -> h.getConfig().getClusterName().equals(hazelcastCluster)).findFirst()
+                .orElseThrow(() -> new AssertionError("the gateway's Hazelcast member is not running"));
+        NodeState state = member.<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get(name);
+        return state == null ? NodeState.absent(name) : state;
+    }
+
+    /** The node's {@code hami.io/mutex.lock}, or null. */
+    String nodeLock(String name) {
+        Map<String, String> a = node(name).getMetadata().getAnnotations();
+        return a == null ? null : a.get(HamiAnnotations.NODE_LOCK);
+    }
+
+    // ------------------------------------------------------------------ pods
+
+    /** A pod builder: one container asking for one GPU with {@code memMiB} of it. */
+    static PodBuilder pod(String namespace, String name, String memMiB) {
+        ContainerBuilder c = new ContainerBuilder().withName("cuda").withImage("nvidia/cuda");
+        if (memMiB != null) {
+            c.withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1"))
+                    .addToLimits("nvidia.com/gpumem", new Quantity(memMiB)).endResources();
+        }
+        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+                .withNewSpec().withSchedulerName("default-scheduler").addToContainers(c.build()).endSpec();
+    }
+
+    /**
+     * What the API server does with a new pod: POSTs its CREATE AdmissionReview to {@code /webhook}, applies the
+     * returned JSONPatch (strict RFC 6902) and stores the result.
+     *
+     * @return the stored pod (with its UID)
+     */
+    Pod admit(Pod pod) {
+        JsonNode object = tree(kube.getKubernetesSerialization().asJson(pod));
+        ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1")
+                .put("kind", "AdmissionReview");
+        review.putObject("request").put("uid", UUID.randomUUID().toString()).put("namespace",
+                pod.getMetadata().getNamespace()).put("operation", "CREATE").set("object", object);
+        Reply reply = post("/webhook", review.toString());
+        JsonNode response = reply.json().path("response");
+        if (reply.status() != 200 || !response.path("allowed").asBoolean()) {
+            throw new AssertionError("webhook refused the pod: " + reply.body());
+        }
+        JsonNode patched = response.has("patch")
+                ? JsonPatchApplier.apply(object, patchOps(response.get("patch").asText())) : object;
+        Pod admitted = kube.getKubernetesSerialization().unmarshal(patched.toString(), Pod.class);
+        return kube.pods().inNamespace(pod.getMetadata().getNamespace()).resource(admitted).create();
+    }
+
+    /** {@link #admit} of {@link #pod}. */
+    Pod admit(String namespace, String name, String memMiB) {
+        return admit(pod(namespace, name, memMiB).build());
+    }
+
+    /** The pod as stored in the API, or null. */
+    Pod pod(Pod pod) {
+        return kube.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
+    }
+
+    /** Deletes the pod from the API (watchers see it go). */
+    void delete(Pod pod) {
+        kube.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+    }
+
+    /**
+     * The HAMi device plugin's part after kubelet's {@code Allocate}: checks that the node lock names the pod,
+     * sets {@code bind-phase=success} on the pod and removes the lock.
+     */
+    void pluginAllocates(String node, Pod pod) {
+        String lock = nodeLock(node);
+        String owner = "," + pod.getMetadata().getNamespace() + "," + pod.getMetadata().getName();
+        if (lock == null || !lock.endsWith(owner)) {
+            throw new AssertionError("node " + node + " lock " + lock + " does not name " + owner);
+        }
+        kube.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"success\"}}}");
+        kube.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":null}}}");
+    }
+
+    // ------------------------------------------------------------------ extender verbs
+
+    /** kube-scheduler's {@code /filter} in cache mode: the pod as stored, and {@code NodeNames}. */
+    Reply filter(Pod pod, String... nodeNames) {
+        return post("/filter", filterBody(pod, nodeNames));
+    }
+
+    /** The {@code ExtenderArgs} JSON kube-scheduler sends in cache mode ({@code nodeCacheCapable: true}). */
+    String filterBody(Pod pod, String... nodeNames) {
+        ObjectNode args = JSON.createObjectNode();
+        args.set("Pod", tree(kube.getKubernetesSerialization().asJson(pod)));
+        args.putNull("Nodes");
+        ArrayNode names = args.putArray("NodeNames");
+        for (String n : nodeNames) {
+            names.add(n);
+        }
+        return args.toString();
+    }
+
+    /** kube-scheduler's {@code /bind}. */
+    Reply bind(Pod pod, String node) {
+        return post("/bind", bindBody(pod, node));
+    }
+
+    /** The same, without waiting for the answer. */
+    CompletableFuture<Reply> bindAsync(Pod pod, String node) {
+        return postAsync("/bind", bindBody(pod, node));
+    }
+
+    static String bindBody(Pod pod, String node) {
+        return JSON.createObjectNode().put("PodName", pod.getMetadata().getName())
+                .put("PodNamespace", pod.getMetadata().getNamespace())
+                .put("PodUID", pod.getMetadata().getUid() == null ? "" : pod.getMetadata().getUid())
+                .put("Node", node).toString();
+    }
+
+    // ------------------------------------------------------------------ HTTP
+
+    /** A POST with a JSON body, answered within 30 s. */
+    Reply post(String path, String body) {
+        return await(postAsync(path, body));
+    }
+
+    /** A POST with raw bytes. */
+    Reply post(String path, byte[] body) {
+        return await(send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))));
+    }
+
+    CompletableFuture<Reply> postAsync(String path, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
+    Reply get(String path) {
+        return await(send(HttpRequest.newBuilder(uri(path)).GET()));
+    }
+
+    private CompletableFuture<Reply> send(HttpRequest.Builder request) {
+        return http.sendAsync(request.timeout(Duration.ofSeconds(30)).build(),
+                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .thenApply(r -> new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
+                        r.body()));
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + gateway.apiPort() + path);
+    }
+
+    private static Reply await(CompletableFuture<Reply> reply) {
+        try {
+            return reply.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("no HTTP answer: " + e, e);
+        }
+    }
+
+    /**
+     * One HTTP answer.
+     *
+     * @param status      HTTP status
+     * @param contentType Content-Type header ("" when absent)
+     * @param body        the body text
+     */
+    record Reply(int status, String contentType, String body) {
+
+        /** The body as JSON. */
+        JsonNode json() {
+            return tree(body);
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Polls {@code condition} every 20 ms until true, failing after 10 s. */
+    void eventually(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            sleep(20);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** A namespace per test method: lower case DNS-1123 of its name. */
+    static String namespaceOf(String method) {
+        String dns = method.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9-]", "-");
+        return dns.length() > 50 ? dns.substring(0, 50).replaceAll("-+$", "") : dns;
+    }
+
+    /** Parses JSON text (test input is trusted: a parse failure is a test failure). */
+    static JsonNode tree(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
+    }
+
+    private static List<PatchOp> patchOps(String base64) {
+        List<PatchOp> ops = new ArrayList<>();
+        for (JsonNode op : tree(new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8))) {
+            Object value = op.has("value") ? JSON.convertValue(op.get("value"), Object.class) : null;
+            ops.add(new PatchOp(PatchOp.Op.valueOf(op.get("op").asText().toUpperCase(Locale.ROOT)),
+                    op.get("path").asText(), value));
+        }
+        return ops;
+    }
+
+    private static Path writeKubeconfig(String masterUrl) throws IOException {
+        String server = masterUrl.endsWith("/") ? masterUrl.substring(0, masterUrl.length() - 1) : masterUrl;
+        Path file = Files.createTempFile("vgpu-e2e-kubeconfig", ".yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster:
+                    server: %s
+                contexts:
+                - name: mock
+                  context:
+                    cluster: mock
+                    user: mock
+                    namespace: default
+                current-context: mock
+                users:
+                - name: mock
+                  user: {}
+                """.formatted(server));
+        return file;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.Container;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.LockOutcome;
+import io.vgpu.gateway.core.port.NodeLockPort;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.port.ReleaseOutcome;
+import io.vgpu.gateway.core.port.WriteOutcome;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.extender.ExtenderBindingArgs;
+import io.vgpu.gateway.extender.ExtenderBindingResult;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodCharge;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link BindService} rules the end-to-end suite cannot pin down deterministically, because they depend on how far
+ * the informer cache lags the API server: here the cache is a fake that never catches up.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class BindServiceTest {
+
+    private static final String NODE = "node-a";
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-08-01T06:00:00Z"), ZoneOffset.UTC);
+    private static final PodAllocation ONE_SHARE = new PodAllocation(
+            List.of(List.of(new ContainerDevice(0, "GPU-a", "NVIDIA", 20000, 0))), 0);
+
+    private final InMemoryClusterState state = new InMemoryClusterState();
+    private final RecordingWrites writes = new RecordingWrites();
+    private final List<String> locks = new ArrayList<>();
+    private Vertx vertx;
+
+    @BeforeEach
+    void registerNode() {
+        vertx = Vertx.vertx();
+        state.registerNode(new NodeInventory(NODE, List.of(new GpuDevice("GPU-a", 0, 10, 32768, 100, "NVIDIA-V100", 0,
+                "hami-core", List.of(), true)), Map.of(), Map.of()));
+        state.registerNode(new NodeInventory("node-b", List.of(new GpuDevice("GPU-b", 0, 10, 32768, 100,
+                "NVIDIA-V100", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
+    }
+
+    @AfterEach
+    void closeVertx() {
+        vertx.close();
+    }
+
+    @Test
+    void aRetriedBindThatTheCacheHasNotSeenBoundSucceedsWithoutLockBindPhaseOrBinding() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.confirm(NODE, ref(pod), null, CLOCK.millis()); // the first bind confirmed it, then bound the pod
+        writes.livePod = pod;
+        writes.liveNode = NODE;
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(locks).isEmpty();
+        assertThat(writes.bindPhases).isZero();
+        assertThat(writes.bindings).isZero();
+    }
+
+    @Test
+    void aRetryAfterABindThatFailedPastItsConfirmationBindsAgain() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.confirm(NODE, ref(pod), null, CLOCK.millis());
+        writes.livePod = pod;
+        writes.liveNode = ""; // the Binding never landed
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(locks).containsExactly(NODE);
+        assertThat(writes.bindPhases).isEqualTo(1);
+        assertThat(writes.bindings).isEqualTo(1);
+    }
+
+    @Test
+    void aPodTheApiShowsBoundElsewhereIsRefused() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.confirm(NODE, ref(pod), null, CLOCK.millis());
+        writes.livePod = pod;
+        writes.liveNode = "node-b";
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(result.error()).isEqualTo("pod ns/p is already bound to node node-b");
+        assertThat(writes.bindings).isZero();
+    }
+
+    @Test
+    void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
+        PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)
+
+        ExtenderBindingResult elsewhere = bind(service(cacheShowing(pod)), pod, "node-b");
+
+        assertThat(elsewhere.error()).isEqualTo("cannot bind ns/p to node-b: no reservation (filter first)");
+        assertThat(state.nodeState("node-b").charges()).isEmpty();
+        assertThat(locks).isEmpty();
+
+        ExtenderBindingResult chosen = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(chosen).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+    }
+
+    @Test
+    void aPodTheCacheHasNotSeenYetIsReadLiveAndBound() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        writes.livePod = pod;
+
+        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+
+        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(writes.bindings).isEqualTo(1);
+        assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+    }
+
+    @Test
+    void aPodNeitherCachedNorInTheApiIsNotFoundAndItsReservationIsDropped() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+
+        assertThat(result.error()).isEqualTo("pod \"p\" not found");
+        assertThat(state.nodeState(NODE).charges()).isEmpty();
+        assertThat(writes.bindings).isZero();
+    }
+
+    // ------------------------------------------------------------------ fixtures
+
+    private static PodSpec filteredPod(String node) {
+        Container cuda = new Container("cuda", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "20000"), Map.of(),
+                false, List.of());
+        return new PodSpec("p", "ns", "uid-p", "hami-scheduler", "", null, Map.of(
+                HamiAnnotations.VGPU_NODE, node,
+                HamiAnnotations.DEVICES_ALLOCATED, "GPU-a,NVIDIA,20000,0:;",
+                HamiAnnotations.DEVICES_TO_ALLOCATE, "GPU-a,NVIDIA,20000,0:;"), Map.of(), List.of(), List.of(cuda));
+    }
+
+    private static io.vgpu.state.model.PodRef ref(PodSpec pod) {
+        return new io.vgpu.state.model.PodRef(pod.uid(), pod.namespace(), pod.name());
+    }
+
+    private BindService service(ClusterCache cache) {
+        NodeLockPort lock = new NodeLockPort() {
+            @Override
+            public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
+                locks.add(node);
+                return CompletableFuture.completedFuture(new LockOutcome.Acquired(LockOutcome.How.FREE, "t,ns,p"));
+            }
+
+            @Override
+            public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
+                return CompletableFuture.completedFuture(new ReleaseOutcome.Released(true));
+            }
+        };
+        return new BindService(vertx, cache, state, lock, writes, EventSink.NONE,
+                new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK);
+    }
+
+    /** Binds on a Vert.x context, as the handler does, and waits on the test thread. */
+    private ExtenderBindingResult bind(BindService service, PodSpec pod, String node) {
+        CompletableFuture<ExtenderBindingResult> answer = new CompletableFuture<>();
+        vertx.runOnContext(v -> service.bind(new ExtenderBindingArgs(pod.name(), pod.namespace(), pod.uid(), node))
+                .onComplete(done -> {
+                    if (done.succeeded()) {
+                        answer.complete(done.result());
+                    } else {
+                        answer.completeExceptionally(done.cause());
+                    }
+                }));
+        try {
+            return answer.get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("no bind answer: " + e, e);
+        }
+    }
+
+    /** An informer cache stuck before the binding: the pod unbound, every node present. */
+    private static ClusterCache cacheShowing(PodSpec pod) {
+        return cache(Optional.of(new ObservedPod(pod, "Pending", false, false, "1")));
+    }
+
+    /** An informer cache that has not seen the pod yet; every node present. */
+    private static ClusterCache emptyCache() {
+        return cache(Optional.empty());
+    }
+
+    private static ClusterCache cache(Optional<ObservedPod> pod) {
+        return new ClusterCache() {
+            @Override
+            public Optional<ObservedPod> pod(String namespace, String name) {
+                return pod;
+            }
+
+            @Override
+            public Optional<NodeObservation> node(String name) {
+                return Optional.of(new NodeObservation(name, Map.of(), 1, "1"));
+            }
+
+            @Override
+            public Collection<NodeObservation> nodes() {
+                return List.of();
+            }
+
+            @Override
+            public boolean hasSynced() {
+                return true;
+            }
+        };
+    }
+
+    /** Counts the writes; answers the live read with {@link #liveNode}. */
+    private static final class RecordingWrites implements PodWriter {
+        /** The live read answers this pod, bound to this node ("" = unbound); null: the read finds nothing. */
+        private PodSpec livePod;
+        private String liveNode = "";
+        private int bindPhases;
+        private int bindings;
+
+        @Override
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+                                                                    Map<String, String> labels) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Written());
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+            bindPhases++;
+            return CompletableFuture.completedFuture(new WriteOutcome.Written());
+        }
+
+        @Override
+        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+            bindings++;
+            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+        }
+
+        @Override
+        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+            if (livePod == null) {
+                return CompletableFuture.completedFuture(Optional.empty());
+            }
+            PodSpec bound = new PodSpec(livePod.name(), livePod.namespace(), livePod.uid(), livePod.schedulerName(),
+                    liveNode, livePod.runtimeClassName(), livePod.annotations(), livePod.labels(),
+                    livePod.initContainers(), livePod.containers());
+            return CompletableFuture.completedFuture(Optional.of(new ObservedPod(bound, "Pending", false, false,
+                    "2")));
+        }
+    }
+}
