@@ -61,7 +61,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class GatewayAssembly {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
-    private static final long SWEEP_EVERY_MILLIS = 5_000;
+    private static final long SWEEP_EVERY_MILLIS = 2_000;
     private static final long HANDSHAKE_EVERY_MILLIS = 15_000;
 
     private GatewayAssembly() {

@@ -140,7 +140,7 @@ public final class BindService {
         if (cached.isPresent()) {
             return Future.succeededFuture(cached);
         }
-        return Future.fromCompletionStage(pods.readPod(key))
+        return Stages.onContext(pods.readPod(key))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -168,7 +168,7 @@ public final class BindService {
      * @return true when the pod is bound to the requested node
      */
     private Future<Boolean> boundBefore(ExtenderBindingArgs args, PodKey key) {
-        return Future.fromCompletionStage(pods.readPod(key))
+        return Stages.onContext(pods.readPod(key))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .map(read -> read.map(ObservedPod::boundNode))
                 .compose(live -> {
@@ -187,7 +187,7 @@ public final class BindService {
     /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
     private Future<ConfirmOutcome.Via> confirm(ExtenderBindingArgs args, ObservedPod pod) {
         PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
-        return Future.fromCompletionStage(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
+        return Stages.onContext(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
                         clock.millis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(outcome -> {
@@ -237,7 +237,7 @@ public final class BindService {
 
     /** The contention decision, made atomically in the node's shared state (no API round trip). */
     private Future<Void> stateLock(ExtenderBindingArgs args, long deadline) {
-        return Future.fromCompletionStage(state.lockNode(args.node(), args.podNamespace(), args.podName(),
+        return Stages.onContext(state.lockNode(args.node(), args.podNamespace(), args.podName(),
                         clock.millis(), config.nodeLockTimeout().toMillis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(outcome -> {
@@ -247,7 +247,7 @@ public final class BindService {
                     boolean registered = !(outcome instanceof UnknownNode);
                     if (outcome instanceof Contended c && abandoned(args.node(), c.holder())) {
                         // its binder died between the shared lock and the annotation: nobody will release it
-                        return Future.fromCompletionStage(state.unlockNode(args.node(), c.holder().namespace(),
+                        return Stages.onContext(state.unlockNode(args.node(), c.holder().namespace(),
                                 c.holder().name())).compose(u -> stateLock(args, deadline));
                     }
                     if (registered && clock.millis() < deadline) {
@@ -267,7 +267,7 @@ public final class BindService {
 
     /** HAMi's {@code hami.io/mutex.lock}, which the device plugin reads to find the pod it allocates. */
     private Future<Void> apiLock(ExtenderBindingArgs args, PodKey key, long deadline) {
-        return Future.fromCompletionStage(nodeLock.lock(args.node(), key.ref(), config.nodeLockTimeout()))
+        return Stages.onContext(nodeLock.lock(args.node(), key.ref(), config.nodeLockTimeout()))
                 .compose(outcome -> {
                     if (outcome instanceof LockOutcome.Acquired) {
                         return Future.succeededFuture();
@@ -282,8 +282,8 @@ public final class BindService {
     }
 
     private Future<ExtenderBindingResult> bindPod(ExtenderBindingArgs args, PodKey key, boolean locked) {
-        return Future.fromCompletionStage(pods.patchBindPhase(key, "allocating", clock.millis() / 1000))
-                .compose(write -> write.ok() ? Future.fromCompletionStage(pods.bind(key, args.node()))
+        return Stages.onContext(pods.patchBindPhase(key, "allocating", clock.millis() / 1000))
+                .compose(write -> write.ok() ? Stages.onContext(pods.bind(key, args.node()))
                         : Future.failedFuture("failed to patch bind-phase: " + write.message()))
                 .compose(outcome -> outcome.ok() ? Future.succeededFuture()
                         : Future.failedFuture(((BindOutcome) outcome).message()))
@@ -298,12 +298,12 @@ public final class BindService {
 
     /** Owner-checked release of both locks after this pod's own failure. */
     private Future<Void> releaseLocks(ExtenderBindingArgs args, PodKey key) {
-        return Future.fromCompletionStage(nodeLock.release(args.node(), key.ref(), false)).otherwiseEmpty()
+        return Stages.onContext(nodeLock.release(args.node(), key.ref(), false)).otherwiseEmpty()
                 .compose(x -> unlockState(args));
     }
 
     private Future<Void> unlockState(ExtenderBindingArgs args) {
-        return Future.fromCompletionStage(state.unlockNode(args.node(), args.podNamespace(), args.podName()))
+        return Stages.onContext(state.unlockNode(args.node(), args.podNamespace(), args.podName()))
                 .otherwiseEmpty().mapEmpty();
     }
 
@@ -311,9 +311,9 @@ public final class BindService {
         if (podUid == null || podUid.isEmpty()) {
             return Future.succeededFuture();
         }
-        return Future.fromCompletionStage(state.podNode(podUid))
+        return Stages.onContext(state.podNode(podUid))
                 .compose(node -> node.isPresent()
-                        ? Future.fromCompletionStage(state.release(node.get(), podUid)).mapEmpty()
+                        ? Stages.onContext(state.release(node.get(), podUid)).mapEmpty()
                         : Future.<Void>succeededFuture())
                 .otherwiseEmpty().mapEmpty();
     }

@@ -109,7 +109,7 @@ public final class FilterService {
         if (pod.uid().isEmpty()) {
             return Future.succeededFuture(Optional.empty());
         }
-        return Future.fromCompletionStage(state.podNode(pod.uid()))
+        return Stages.onContext(state.podNode(pod.uid()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -147,7 +147,7 @@ public final class FilterService {
         Candidate candidate = fits.ranked().get(attempt);
         long now = clock.millis();
         PodRef ref = new PodRef(pod.uid(), pod.namespace(), pod.name());
-        return Future.fromCompletionStage(state.reserve(candidate.node(), ref, candidate.allocation(), now,
+        return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now,
                         now + config.reservationTtl().toMillis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(outcome -> {
@@ -169,10 +169,10 @@ public final class FilterService {
     private Future<ExtenderFilterResult> annotate(PodSpec pod, PodKey key, Candidate chosen, FilterDecision.Fits fits,
                                                   Optional<String> previous, int requested) {
         Map<String, String> annotations = FilterAnnotations.annotations(chosen, clock.millis() / 1000);
-        return Future.fromCompletionStage(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
+        return Stages.onContext(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
                     if (!write.ok()) {
-                        return Future.fromCompletionStage(state.release(chosen.node(), pod.uid()))
+                        return Stages.onContext(state.release(chosen.node(), pod.uid()))
                                 .otherwiseEmpty()
                                 .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"
                                         + pod.name() + ": " + write.message()));
