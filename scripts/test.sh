@@ -18,6 +18,12 @@ phase "tools"
 for tool in java gcc; do
   command -v "$tool" >/dev/null || { echo "[test.sh] $tool is required but not installed" >&2; exit 1; }
 done
+# promtool checks the monitor's /metrics text (device-plugin MonitorWiringTest fails without it)
+if ! command -v promtool >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  echo "[test.sh] installing promtool (Debian package prometheus)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+command -v promtool >/dev/null || { echo "[test.sh] promtool is required (apt-get install prometheus) but not installed" >&2; exit 1; }
 
 phase "maven verify"
 ./mvnw -B -ntp verify "$@"
