@@ -27,6 +27,7 @@ if ! command -v promtool >/dev/null; then
   # the package starts a Prometheus server; the tests need only promtool
   ($sudo systemctl stop prometheus || $sudo service prometheus stop || $sudo pkill -x prometheus) >/dev/null 2>&1 || true
 fi
+command -v promtool >/dev/null || { echo "[test.sh] promtool is required (apt-get install prometheus) but not installed" >&2; exit 1; }
 
 phase "maven verify"
 ./mvnw -B -ntp verify "$@"

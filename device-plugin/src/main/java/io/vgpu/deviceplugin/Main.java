@@ -31,15 +31,21 @@ import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
 import io.vgpu.deviceplugin.host.LocalHostFiles;
 import io.vgpu.deviceplugin.kube.FabricClusterAccess;
+import io.vgpu.deviceplugin.kube.KubePodDirectory;
+import io.vgpu.deviceplugin.monitor.MonitorConfig;
+import io.vgpu.deviceplugin.monitor.VgpuMonitor;
 import io.vgpu.hamicore.NativeNvml;
+import io.vgpu.hamicore.Nvml;
 import io.vgpu.hamicore.NvmlConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +56,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The node agent's composition root (STYLE §3): configuration from the environment (fail fast), then
  * the Kubernetes client and the device source (NVML via hamicore-jni, or a fake GPU file), then the
- * services, then the verticles, then the shutdown hook.
+ * services, then the verticles (register loop, XID watcher, vGPU monitor, kubelet plugin), then the
+ * shutdown hook.
  */
 public final class Main {
 
@@ -151,9 +158,10 @@ public final class Main {
                 node.enableGetPreferredAllocation());
         ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
         ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
+        LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
         AllocationService allocations = new AllocationService(config.nodeName(), cluster,
-                new LocalHostFiles(config.hostRoot(), pool), new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
+                host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
                 state::inventory, releaser);
         RegisterPublisher publisher = new RegisterPublisher(cluster, config.nodeName());
         KubeletRegistration registration = config.registerWithKubelet()
@@ -169,7 +177,7 @@ public final class Main {
                     agent.addDeployment(id);
                     return startXidWatcher(vertx, config, source, state, agent);
                 })
-                .compose(v -> deployMonitor(vertx, config, agent))
+                .compose(v -> deployMonitor(vertx, config, client, source, host, agent))
                 .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
                 .compose(v -> watchKubelet(vertx, config, agent))
                 .map(agent)
@@ -195,11 +203,49 @@ public final class Main {
     }
 
     /**
-     * Hook for the vGPU monitor (metrics on {@link DevicePluginConfig#metricsPort()}), which runs in this
-     * JVM when {@link DevicePluginConfig#monitorEnabled()}; deployed by the monitor module.
+     * The vGPU monitor (HAMi's {@code vGPUmonitor}) in this JVM when {@link DevicePluginConfig#monitorEnabled()}:
+     * informer-backed pod lookups, the regions under {@code <host root><HOOK_PATH>/vgpu/containers}, host
+     * series from the source's NVML handle (none for fake GPUs), {@code /metrics} on
+     * {@link DevicePluginConfig#metricsPort()}. The pod caches sync in the background (lookups fail until
+     * then, so nothing is deleted); the monitor and the caches stop with {@link NodeAgent#close()}.
      */
-    private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, NodeAgent agent) {
-        return Future.succeededFuture();
+    private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
+                                              DeviceSource source, LocalHostFiles host, NodeAgent agent) {
+        if (!config.monitorEnabled()) {
+            LOG.info("vGPU monitor disabled (VGPU_MONITOR_ENABLED=false)");
+            return Future.succeededFuture();
+        }
+        VgpuMonitor monitor;
+        try {
+            KubePodDirectory pods = KubePodDirectory.start(client, config.nodeName());
+            agent.addWatcher(pods);
+            monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+        return vertx.deployVerticle(monitor.verticle())
+                .recover(e -> Future.failedFuture(new IllegalStateException("vGPU monitor cannot serve metrics on "
+                        + config.metricsBindAddress() + ":" + config.metricsPort() + ": " + e.getMessage(), e)))
+                .map(id -> {
+                    agent.addDeployment(id);
+                    return null;
+                });
+    }
+
+    /** The monitor's settings: host paths (hook path, MIG apply lock) resolved under the host root. */
+    static MonitorConfig monitorConfig(DevicePluginConfig config, LocalHostFiles host) {
+        return MonitorConfig.defaults(config.nodeName())
+                .withHookPath(host.resolve(config.hookPath()))
+                .withMigApplyLock(host.resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()))
+                .withLegacyMetrics(config.legacyMetrics())
+                .withListen(config.metricsBindAddress(), config.metricsPort())
+                .withScanInterval(config.monitorScanInterval())
+                .withResyncInterval(config.monitorResyncInterval());
+    }
+
+    /** The NVML handle the device source already opened (shared, closed with the source); none for fake GPUs. */
+    static Optional<Nvml> monitorNvml(DeviceSource source) {
+        return source instanceof NvmlDeviceSource nvml ? Optional.of(nvml.nvml()) : Optional.empty();
     }
 
     private static Future<Void> watchKubelet(Vertx vertx, DevicePluginConfig config, NodeAgent agent) {

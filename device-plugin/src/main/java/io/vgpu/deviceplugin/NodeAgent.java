@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * The running node agent built by {@link Main}: the register loop, the kubelet plugin (redeployed as a
- * whole when kubelet restarts), the kubelet socket watcher and the XID watcher.
+ * whole when kubelet restarts), the kubelet socket watcher, the XID watcher, and the vGPU monitor
+ * with its pod caches (a deployment and a watcher).
  *
  * <pre>
  *  deployPlugin ─ ok ──────────────────────────────► serving + registered
@@ -56,7 +57,7 @@ final class NodeAgent {
         otherDeployments.add(id);
     }
 
-    /** Keeps a watcher to close at close. */
+    /** Keeps a watcher (file watcher, informer caches) to close at close. */
     void addWatcher(AutoCloseable watcher) {
         watchers.add(watcher);
     }

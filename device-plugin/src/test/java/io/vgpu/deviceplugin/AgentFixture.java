@@ -7,6 +7,12 @@ import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +42,8 @@ final class AgentFixture implements AutoCloseable {
             {"nodeconfig":[{"name":"m5-cloudinfra-online02","devicememoryscaling":1.8,"devicesplitcount":10,
               "migstrategy":"none","filterdevices":{"uuid":[],"index":[]}}]}
             """;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     final Path dir;
     final Path kubeletDir;
@@ -67,6 +75,13 @@ final class AgentFixture implements AutoCloseable {
         env.put("VGPU_REGISTER_INTERVAL", "300ms");
         env.put("VGPU_REGISTER_RETRY", "200ms");
         env.put("VGPU_XID_POLL", "100ms");
+        // the monitor is off unless a test turns it on (MonitorWiringTest): its informers need a mock API server
+        // that knows spec.nodeName and one server per test (testing.NodeFieldApiServer); when on, it runs on a
+        // free port of the loopback and ticks fast
+        env.put("VGPU_MONITOR_ENABLED", "false");
+        env.put("VGPU_METRICS_BIND_ADDRESS", "127.0.0.1");
+        env.put("VGPU_METRICS_PORT", Integer.toString(freePort()));
+        env.put("VGPU_MONITOR_SCAN_INTERVAL", "100ms");
         env.putAll(extraEnv);
         this.config = DevicePluginConfig.fromEnv(env);
     }
@@ -76,6 +91,18 @@ final class AgentFixture implements AutoCloseable {
         AgentFixture fx = new AgentFixture(dir, node, client, env);
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
         fx.kubelet = FakeKubelet.start(fx.config.kubeletSocket());
+        return fx;
+    }
+
+    /**
+     * The agent against an API server that never answers (nothing is created there): the register loop
+     * and the monitor's pod caches keep retrying.
+     */
+    static AgentFixture startWithoutApiServer(Path dir, String node, KubernetesClient unreachable, DeviceSource source,
+                                              Map<String, String> env) throws Exception {
+        AgentFixture fx = new AgentFixture(dir, node, unreachable, env);
+        fx.kubelet = FakeKubelet.start(fx.config.kubeletSocket());
+        fx.agent = fx.startAgent(source).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         return fx;
     }
 
@@ -110,6 +137,24 @@ final class AgentFixture implements AutoCloseable {
     /** The plugin's socket. */
     Path pluginSocket() {
         return config.pluginSocket();
+    }
+
+    /** {@code <host root>/usr/local/vgpu/containers}: where the plugin creates and the monitor scans cache directories. */
+    Path containersDir() {
+        return hostRoot.resolve("usr/local/vgpu/containers");
+    }
+
+    /** GET {@code /metrics} of the monitor: the status code and the body. */
+    HttpResponse<String> scrape() throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + config.metricsPort() + "/metrics"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A TCP port that was free a moment ago. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     Map<String, String> nodeAnnotations() {

@@ -50,6 +50,13 @@ import java.util.Objects;
  * @param xidPoll              how long one NVML event wait blocks ({@code VGPU_XID_POLL}, 5s as HAMi)
  * @param metricsPort          the monitor's metrics port ({@code VGPU_METRICS_PORT}, 9394)
  * @param monitorEnabled       run the vGPU monitor in this JVM ({@code VGPU_MONITOR_ENABLED})
+ * @param metricsBindAddress   the monitor's listen address ({@code VGPU_METRICS_BIND_ADDRESS}, {@code 0.0.0.0} =
+ *                             every interface, as HAMi's {@code --metrics-bind-address :9394})
+ * @param legacyMetrics        also export HAMi's legacy metric names ({@code VGPU_LEGACY_METRICS}, HAMi
+ *                             {@code --legacy-metrics}, default false)
+ * @param monitorScanInterval  the monitor's feedback tick: directory scan, then observe ({@code VGPU_MONITOR_SCAN_INTERVAL}, 5s)
+ * @param monitorResyncInterval grace period before the monitor deletes the directory of a pod not on this node
+ *                             ({@code VGPU_MONITOR_RESYNC_INTERVAL} / {@code HAMI_RESYNC_INTERVAL}, 5m)
  */
 public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletSocket, boolean registerWithKubelet,
                                  Path pluginSocket, Path deviceConfigFile, Path nodeConfigFile, String hookPath,
@@ -58,7 +65,9 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                                  String libVgpuVersion, String cdiAnnotationPrefix, List<String> imexChannelIds,
                                  boolean gdrcopyEnabled, boolean gdsEnabled, boolean mofedEnabled, XidPolicy xidPolicy,
                                  Duration registerInterval, Duration registerRetry, Duration kubeTimeout,
-                                 Duration kubeletTimeout, Duration xidPoll, int metricsPort, boolean monitorEnabled) {
+                                 Duration kubeletTimeout, Duration xidPoll, int metricsPort, boolean monitorEnabled,
+                                 String metricsBindAddress, boolean legacyMetrics, Duration monitorScanInterval,
+                                 Duration monitorResyncInterval) {
 
     /** Devices come from NVML through hamicore-jni. */
     public static final String SOURCE_NVML = "nvml";
@@ -72,6 +81,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
     /** Copies the lists. */
     public DevicePluginConfig {
         Objects.requireNonNull(nodeName, "nodeName");
+        Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
         deviceListStrategies = List.copyOf(deviceListStrategies);
         imexChannelIds = List.copyOf(imexChannelIds);
     }
@@ -107,6 +117,10 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         }
         DeviceIdStrategy idStrategy = r.parsed("VGPU_DEVICE_ID_STRATEGY", "DEVICE_ID_STRATEGY", DeviceIdStrategy.UUID,
                 "uuid or index", DeviceIdStrategy::parse);
+        String metricsBindAddress = r.text("VGPU_METRICS_BIND_ADDRESS", null, "0.0.0.0").strip();
+        if (metricsBindAddress.isEmpty()) {
+            r.problem("VGPU_METRICS_BIND_ADDRESS must not be blank (0.0.0.0 listens on every interface)");
+        }
         XidPolicy xids = XidPolicy.fromEnv(r.raw("VGPU_DISABLE_HEALTHCHECKS", "DP_DISABLE_HEALTHCHECKS").orElse(null),
                 r.raw("VGPU_ENABLE_HEALTHCHECKS", "DP_ENABLE_HEALTHCHECKS").orElse(null));
         DevicePluginConfig config = new DevicePluginConfig(node, kubeletDir, kubeletSocket, register, pluginSocket,
@@ -131,7 +145,11 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                 r.duration("VGPU_KUBELET_TIMEOUT", Duration.ofSeconds(5)),
                 r.duration("VGPU_XID_POLL", Duration.ofSeconds(5)),
                 r.port("VGPU_METRICS_PORT", 9394),
-                r.bool("VGPU_MONITOR_ENABLED", null, true));
+                r.bool("VGPU_MONITOR_ENABLED", null, true),
+                metricsBindAddress,
+                r.bool("VGPU_LEGACY_METRICS", null, false),
+                r.duration("VGPU_MONITOR_SCAN_INTERVAL", Duration.ofSeconds(5)),
+                r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)));
         r.validate();
         return config;
     }
@@ -153,6 +171,12 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         out.put("registerInterval", registerInterval);
         out.put("metricsPort", metricsPort);
         out.put("monitorEnabled", monitorEnabled);
+        if (monitorEnabled) {
+            out.put("metricsBindAddress", metricsBindAddress);
+            out.put("legacyMetrics", legacyMetrics);
+            out.put("monitorScanInterval", monitorScanInterval);
+            out.put("monitorResyncInterval", monitorResyncInterval);
+        }
         return out;
     }
 }

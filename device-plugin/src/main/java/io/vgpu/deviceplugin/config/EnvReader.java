@@ -80,7 +80,11 @@ final class EnvReader {
     }
 
     Duration duration(String key, Duration defaultValue) {
-        return parsed(key, null, defaultValue, "a positive Go duration such as 30s or 1m30s", v -> {
+        return duration(key, null, defaultValue);
+    }
+
+    Duration duration(String key, String fallback, Duration defaultValue) {
+        return parsed(key, fallback, defaultValue, "a positive Go duration such as 30s or 1m30s", v -> {
             Decoded<Duration> d = GoDuration.parse(v.strip());
             return d.isOk() && !d.value().isNegative() && !d.value().isZero() ? Optional.of(d.value()) : Optional.empty();
         });

@@ -7,10 +7,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.deviceplugin.core.ContainerView;
 import io.vgpu.deviceplugin.core.NodeView;
 import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** fabric8 objects → the core's views. */
 final class PodViews {
@@ -29,6 +31,17 @@ final class PodViews {
                 spec == null ? List.of() : containers(spec.getContainers()));
     }
 
+    /** The monitor's view; missing metadata reads as empty (an API server always sets uid, namespace and name). */
+    static MonitoredPod monitored(Pod pod) {
+        var meta = pod.getMetadata();
+        var spec = pod.getSpec();
+        return new MonitoredPod(Objects.toString(meta.getUid(), ""), Objects.toString(meta.getNamespace(), ""),
+                Objects.toString(meta.getName(), ""), spec == null ? "" : spec.getNodeName(),
+                nonNullValues(meta.getLabels()), nonNullValues(meta.getAnnotations()),
+                spec == null ? List.of() : names(spec.getInitContainers()),
+                spec == null ? List.of() : names(spec.getContainers()));
+    }
+
     static NodeView node(Node node) {
         return new NodeView(node.getMetadata().getName(), node.getMetadata().getResourceVersion(),
                 nonNullValues(node.getMetadata().getAnnotations()));
@@ -39,6 +52,10 @@ final class PodViews {
             return List.of();
         }
         return containers.stream().map(c -> new ContainerView(c.getName(), env(c.getEnv()))).toList();
+    }
+
+    private static List<String> names(List<Container> containers) {
+        return containers == null ? List.of() : containers.stream().map(c -> Objects.toString(c.getName(), "")).toList();
     }
 
     /** Literal env values only: {@code valueFrom} entries have no value the plugin could read. */

@@ -88,6 +88,12 @@ public record MonitorConfig(Path hookPath, String nodeName, boolean legacyMetric
                 podLookupTimeout, migApplyLock, buildInfo);
     }
 
+    /** This config with another grace period for directories of pods not (yet) known. */
+    public MonitorConfig withResyncInterval(Duration interval) {
+        return new MonitorConfig(hookPath, nodeName, legacyMetrics, bindHost, port, scanInterval, interval,
+                podLookupTimeout, migApplyLock, buildInfo);
+    }
+
     /** {@code <hookPath>/vgpu/containers}: one directory per container using HAMi-core. */
     public Path containersDirectory() {
         return hookPath.resolve("vgpu").resolve("containers");

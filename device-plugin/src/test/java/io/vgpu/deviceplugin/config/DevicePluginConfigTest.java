@@ -45,6 +45,34 @@ class DevicePluginConfigTest {
     }
 
     @Test
+    void monitorDefaultsMatchHamisVgpuMonitor() {
+        DevicePluginConfig c = DevicePluginConfig.fromEnv(env("NODE_NAME", "gpu-1"));
+        assertThat(c.monitorEnabled()).isTrue();
+        assertThat(c.metricsPort()).isEqualTo(9394);
+        assertThat(c.metricsBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.legacyMetrics()).isFalse();
+        assertThat(c.monitorScanInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.monitorResyncInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.describe()).containsEntry("metricsBindAddress", "0.0.0.0").containsEntry("legacyMetrics", false);
+    }
+
+    @Test
+    void monitorKeysAreReadAndTheHamiResyncNameIsAccepted() {
+        DevicePluginConfig c = DevicePluginConfig.fromEnv(env("NODE_NAME", "gpu-1", "VGPU_METRICS_PORT", "9500",
+                "VGPU_METRICS_BIND_ADDRESS", " 127.0.0.1 ", "VGPU_LEGACY_METRICS", "true", "VGPU_MONITOR_SCAN_INTERVAL", "2s",
+                "HAMI_RESYNC_INTERVAL", "10m"));
+        assertThat(c.metricsPort()).isEqualTo(9500);
+        assertThat(c.metricsBindAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.legacyMetrics()).isTrue();
+        assertThat(c.monitorScanInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.monitorResyncInterval()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(DevicePluginConfig.fromEnv(env("NODE_NAME", "n", "HAMI_RESYNC_INTERVAL", "10m",
+                "VGPU_MONITOR_RESYNC_INTERVAL", "1m")).monitorResyncInterval()).as("the VGPU_ key wins").isEqualTo(Duration.ofMinutes(1));
+        assertThat(DevicePluginConfig.fromEnv(env("NODE_NAME", "n", "VGPU_MONITOR_ENABLED", "false")).describe())
+                .containsEntry("monitorEnabled", false).doesNotContainKey("legacyMetrics");
+    }
+
+    @Test
     void projectKeysWinOverTheHamiNames() {
         DevicePluginConfig c = DevicePluginConfig.fromEnv(env("NODE_NAME", "hami", "VGPU_NODE_NAME", "vgpu",
                 "HOOK_PATH", "/opt/hami", "DEVICE_LIST_STRATEGY", "envvar,volume-mounts", "DP_DISABLE_HEALTHCHECKS", "all",
@@ -68,6 +96,10 @@ class DevicePluginConfigTest {
                 Arguments.of("bad port", env("NODE_NAME", "n", "VGPU_METRICS_PORT", "70000"), "VGPU_METRICS_PORT=70000 is not a port"),
                 Arguments.of("fake without file", env("NODE_NAME", "n", "VGPU_DEVICE_SOURCE", "fake"), "VGPU_FAKE_GPUS_FILE is required"),
                 Arguments.of("unknown source", env("NODE_NAME", "n", "VGPU_DEVICE_SOURCE", "dcgm"), "VGPU_DEVICE_SOURCE=dcgm is not nvml or fake"),
+                Arguments.of("blank metrics address", env("NODE_NAME", "n", "VGPU_METRICS_BIND_ADDRESS", " "), "VGPU_METRICS_BIND_ADDRESS must not be blank"),
+                Arguments.of("bad legacy flag", env("NODE_NAME", "n", "VGPU_LEGACY_METRICS", "on"), "VGPU_LEGACY_METRICS=on is not true or false"),
+                Arguments.of("zero scan interval", env("NODE_NAME", "n", "VGPU_MONITOR_SCAN_INTERVAL", "0s"), "VGPU_MONITOR_SCAN_INTERVAL=0s is not a positive Go duration"),
+                Arguments.of("bad HAMi resync interval", env("NODE_NAME", "n", "HAMI_RESYNC_INTERVAL", "5"), "HAMI_RESYNC_INTERVAL=5 is not a positive Go duration"),
                 Arguments.of("socket clash", env("NODE_NAME", "n", "VGPU_PLUGIN_SOCKET", "kubelet.sock"), "must differ from the kubelet socket"));
     }
 

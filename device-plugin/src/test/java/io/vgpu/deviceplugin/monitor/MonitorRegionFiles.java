@@ -13,9 +13,9 @@ import java.util.List;
 /**
  * Writes HAMi-core v1.2 region files byte by byte, as libvgpu lays them out (offsets from
  * {@code ../shared/conformance/hamicore-layout.json}, x86_64), for tests that exercise the real
- * file path: directory scan, mmap, accessors.
+ * file path: directory scan, mmap, accessors. Public for the agent's wiring test.
  */
-final class MonitorRegionFiles {
+public final class MonitorRegionFiles {
 
     static final int MAGIC = 19920718;
     static final int STRUCT_SIZE = 2008952;
@@ -37,12 +37,12 @@ final class MonitorRegionFiles {
     private MonitorRegionFiles() {
     }
 
-    static Builder v1() {
+    public static Builder v1() {
         return new Builder();
     }
 
     /** Region contents; defaults are what libvgpu's creator writes. */
-    static final class Builder {
+    public static final class Builder {
         private final List<String> uuids = new ArrayList<>();
         private final long[] limits = new long[16];
         private final List<long[]> processes = new ArrayList<>();
@@ -55,18 +55,18 @@ final class MonitorRegionFiles {
         private long lastKernelTime;
         private int size = FILE_SIZE;
 
-        Builder uuid(String uuid) {
+        public Builder uuid(String uuid) {
             uuids.add(uuid);
             return this;
         }
 
-        Builder limit(int device, long bytes) {
+        public Builder limit(int device, long bytes) {
             limits[device] = bytes;
             return this;
         }
 
         /** A live process using device 0: total, context, module, data bytes and SM percent. */
-        Builder process(long total, long context, long module, long data, long smUtil) {
+        public Builder process(long total, long context, long module, long data, long smUtil) {
             processes.add(new long[] {total, context, module, data, smUtil});
             return this;
         }
@@ -86,7 +86,7 @@ final class MonitorRegionFiles {
             return this;
         }
 
-        Builder lastKernelTime(long seconds) {
+        public Builder lastKernelTime(long seconds) {
             lastKernelTime = seconds;
             return this;
         }
@@ -133,7 +133,7 @@ final class MonitorRegionFiles {
         }
 
         /** Writes {@code <containers>/<uid>_<container>/<name>.cache} and returns the file. */
-        Path writeTo(Path containers, String podUid, String container) throws IOException {
+        public Path writeTo(Path containers, String podUid, String container) throws IOException {
             Path dir = Files.createDirectories(containers.resolve(podUid + "_" + container));
             Path file = dir.resolve("6a1c2f0e-9a5b-4c1e-8f3d-" + Integer.toHexString(container.hashCode()) + ".cache");
             Files.write(file, bytes());
