@@ -3,16 +3,15 @@ package io.vgpu.deviceplugin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vgpu.deviceplugin.conformance.NodeVectorFamily;
+import io.vgpu.testsupport.ConformanceFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,11 +29,7 @@ class NodeConformanceTest {
 
     @Test
     void everyNodeVectorPasses() throws IOException {
-        List<Path> files = new ArrayList<>(schemaFiles(sharedDirectory(), "the shared vectors"));
-        String extra = System.getProperty("vgpu.conformance.dir", "").trim();
-        if (!extra.isEmpty()) {
-            files.addAll(schemaFiles(Path.of(extra).toAbsolutePath(), "-Dvgpu.conformance.dir"));
-        }
+        List<Path> files = ConformanceFiles.suiteFiles(SCHEMAS);
         int passed = 0;
         List<String> failures = new ArrayList<>();
         for (Path file : files) {
@@ -79,39 +74,5 @@ class NodeConformanceTest {
         } catch (ReflectiveOperationException e) {
             return null;
         }
-    }
-
-    static Path sharedDirectory() {
-        String configured = System.getProperty("vgpu.conformance.shared", "").trim();
-        if (!configured.isEmpty() && !configured.contains("${")) {
-            return Path.of(configured).toAbsolutePath().normalize();
-        }
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolveSibling("shared").resolve("conformance");
-            if (Files.isDirectory(candidate) && Files.exists(p.resolve("mvnw"))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("cannot find ../shared/conformance; set -Dvgpu.conformance.shared");
-    }
-
-    static List<Path> schemaFiles(Path dir, String origin) throws IOException {
-        assertThat(dir).as(origin + " directory").isDirectory();
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> listing = Files.list(dir)) {
-            for (Path f : listing.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                JsonNode doc;
-                try {
-                    doc = MAPPER.readTree(f.toFile());
-                } catch (IOException notJson) {
-                    continue;
-                }
-                if (SCHEMAS.contains(doc.path("schema").asText())) {
-                    out.add(f);
-                }
-            }
-        }
-        assertThat(out).as("files of schemas " + SCHEMAS + " in " + dir + " (" + origin + ")").isNotEmpty();
-        return out;
     }
 }

@@ -3,15 +3,15 @@ package io.vgpu.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.gateway.conformance.VectorFamily;
 import io.vgpu.gateway.conformance.VectorJson;
+import io.vgpu.testsupport.ConformanceFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,11 +29,7 @@ class SchedulerConformanceTest {
 
     @Test
     void everyConformanceVectorPasses() throws IOException {
-        List<Path> files = new ArrayList<>(schemaFiles(sharedDirectory(), "the shared vectors"));
-        String extra = System.getProperty("vgpu.conformance.dir", "").trim();
-        if (!extra.isEmpty()) {
-            files.addAll(schemaFiles(Path.of(extra).toAbsolutePath(), "-Dvgpu.conformance.dir"));
-        }
+        List<Path> files = ConformanceFiles.suiteFiles(Set.of(SCHEMA));
 
         int passed = 0;
         List<String> failures = new ArrayList<>();
@@ -84,42 +80,5 @@ class SchedulerConformanceTest {
         } catch (ReflectiveOperationException e) {
             return null;
         }
-    }
-
-    /** The shared vectors: {@code -Dvgpu.conformance.shared} (set by the pom from the reactor root). */
-    static Path sharedDirectory() {
-        String configured = System.getProperty("vgpu.conformance.shared", "").trim();
-        if (!configured.isEmpty() && !configured.contains("${")) {
-            return Path.of(configured).toAbsolutePath().normalize();
-        }
-        // run from an IDE: walk up from the working directory to the repository root's sibling
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolveSibling("shared").resolve("conformance");
-            if (Files.isDirectory(candidate) && Files.exists(p.resolve("mvnw"))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("cannot find ../shared/conformance; set -Dvgpu.conformance.shared");
-    }
-
-    /** Every JSON file of the conformance schema in {@code dir}; fails when there is none. */
-    static List<Path> schemaFiles(Path dir, String origin) throws IOException {
-        assertThat(dir).as(origin + " directory").isDirectory();
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> listing = Files.list(dir)) {
-            for (Path f : listing.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                JsonNode doc;
-                try {
-                    doc = VectorJson.MAPPER.readTree(f.toFile());
-                } catch (IOException notJson) {
-                    continue;
-                }
-                if (SCHEMA.equals(doc.path("schema").asText())) {
-                    out.add(f);
-                }
-            }
-        }
-        assertThat(out).as("files of schema " + SCHEMA + " in " + dir + " (" + origin + ")").isNotEmpty();
-        return out;
     }
 }

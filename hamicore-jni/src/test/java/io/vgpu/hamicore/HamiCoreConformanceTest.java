@@ -1,5 +1,7 @@
 package io.vgpu.hamicore;
 
+import io.vgpu.testsupport.ConformanceFiles;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -10,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,11 +38,7 @@ class HamiCoreConformanceTest {
 
     @Test
     void everyHamiCoreVectorPasses() throws IOException {
-        List<Path> files = new ArrayList<>(vectorFiles(sharedDirectory()));
-        String extra = System.getProperty("vgpu.conformance.dir", "").trim();
-        if (!extra.isEmpty() && !extra.contains("${")) {
-            files.addAll(vectorFiles(Path.of(extra).toAbsolutePath()));
-        }
+        List<Path> files = ConformanceFiles.suiteFiles(Set.of(LAYOUT_SCHEMA, MONITOR_SCHEMA));
         boolean sawLayout = false;
         for (Path file : files) {
             JsonNode doc = MAPPER.readTree(file.toFile());
@@ -88,41 +86,5 @@ class HamiCoreConformanceTest {
         } else {
             failures.add(id + " " + problems);
         }
-    }
-
-    /** {@code -Dvgpu.conformance.shared} (the parent pom sets it), else {@code ../shared/conformance} found upward. */
-    static Path sharedDirectory() {
-        String configured = System.getProperty("vgpu.conformance.shared", "").trim();
-        if (!configured.isEmpty() && !configured.contains("${")) {
-            return Path.of(configured).toAbsolutePath().normalize();
-        }
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolveSibling("shared").resolve("conformance");
-            if (Files.isDirectory(candidate) && Files.exists(p.resolve("mvnw"))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("cannot find ../shared/conformance; set -Dvgpu.conformance.shared");
-    }
-
-    /** Every JSON file of either hamicore schema in {@code dir}. */
-    static List<Path> vectorFiles(Path dir) throws IOException {
-        assertThat(dir).as("conformance directory").isDirectory();
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> listing = Files.list(dir)) {
-            for (Path f : listing.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                JsonNode doc;
-                try {
-                    doc = MAPPER.readTree(f.toFile());
-                } catch (IOException notJson) {
-                    continue;
-                }
-                String schema = doc.path("schema").asText();
-                if (LAYOUT_SCHEMA.equals(schema) || MONITOR_SCHEMA.equals(schema)) {
-                    out.add(f);
-                }
-            }
-        }
-        return out;
     }
 }
