@@ -57,6 +57,8 @@ class ChartLintTest {
                         List.of("--set", "scheduler.overwriteEnv=true"), "needs every pod sent to the webhook"),
                 Arguments.of("quorum above the replica count",
                         List.of("--set", "scheduler.hazelcast.quorum=4"), "is larger than scheduler.replicas"),
+                Arguments.of("disruption budget that lets a drain break the quorum",
+                        List.of("--set", "scheduler.hazelcast.quorum=3"), "below the quorum"),
                 Arguments.of("HAMi-core host path that differs from the hook path",
                         List.of("--set", "devicePlugin.libPath=/opt/vgpu"), "must be <global.gpuHookPath>/vgpu"),
                 Arguments.of("no shard",

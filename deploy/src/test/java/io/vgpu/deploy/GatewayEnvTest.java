@@ -102,7 +102,7 @@ class GatewayEnvTest {
                 .mapToObj(i -> Names.SCHEDULER + "-" + i + "." + Names.HAZELCAST + "." + ValueSet.NAMESPACE + ".svc:" + port)
                 .toList();
         assertThat(p.cluster().store().members()).containsExactlyElementsOf(expected);
-        int quorum = set == ValueSet.CUSTOM ? 3 : set.replicas() / 2 + 1;
+        int quorum = set == ValueSet.CUSTOM ? 4 : set.replicas() / 2 + 1;
         assertThat(p.cluster().store().quorumSize()).isEqualTo(quorum);
         assertThat(p.cluster().store().backupCount()).isEqualTo(set == ValueSet.CUSTOM ? 2 : 1);
         JsonNode container = gateway(Helm.template(set));

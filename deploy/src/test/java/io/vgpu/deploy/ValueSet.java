@@ -16,7 +16,7 @@ enum ValueSet {
     FAILURE_IGNORE("failure-ignore.yaml", 3, 1, true, true),
     REPLICAS_1("replicas-1.yaml", 1, 1, true, true),
     REPLICAS_5("replicas-5.yaml", 5, 1, true, true),
-    CUSTOM("custom.yaml", 3, 1, true, true),
+    CUSTOM("custom.yaml", 5, 1, true, true),
     MONITORING("monitoring.yaml", 3, 1, true, true),
     DEVICE_PLUGIN_ONLY("device-plugin-only.yaml", 0, 0, false, true);
 
