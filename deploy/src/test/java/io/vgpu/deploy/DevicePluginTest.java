@@ -52,6 +52,10 @@ class DevicePluginTest {
         assertThat(pod.path("priorityClassName").asText()).isEqualTo("system-node-critical");
         assertThat(pod.path("enableServiceLinks").asBoolean(true)).isFalse();
         assertThat(plugin.path("securityContext").path("privileged").asBoolean()).isTrue();
+        String options = Pods.env(plugin).get("JDK_JAVA_OPTIONS");
+        assertThat(options).contains("-Djava.util.concurrent.ForkJoinPool.common.parallelism=");
+        String scratch = options.replaceAll(".*-Djava\\.io\\.tmpdir=(\\S+).*", "$1");
+        assertThat(Pods.volumeAt(ds, plugin, scratch).has("emptyDir")).as("JVM scratch space off the host's /tmp").isTrue();
         assertThat(ds.path("spec").path("template").path("metadata").path("labels").path("hami.io/webhook").asText())
                 .isEqualTo("ignore");
         Map<String, String> selector = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.gateway.config.DeviceConfigFile;
 import io.vgpu.gateway.config.GoDuration;
 import io.vgpu.gateway.core.request.NvidiaConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -154,6 +155,20 @@ class KubeSchedulerConfigTest {
             assertThat(timeout).isGreaterThan(wait);
             assertThat(timeout.minus(wait)).as("room for the bind's own API calls").isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         }
+    }
+
+    @Test
+    void withoutTheKubeSchedulerContainerOnlyTheGatewayRuns() {
+        Helm.Result result = Helm.templateRaw(List.of("--set", "scheduler.kubeScheduler.enabled=false"));
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        Rendered r = new Rendered(Helm.parse(result.output()));
+        JsonNode sts = r.one("StatefulSet", Names.SCHEDULER);
+        assertThat(Pods.containerNames(sts)).containsExactly("gateway");
+        assertThat(r.find("ConfigMap", Names.KUBE_SCHEDULER_CONFIG)).isEmpty();
+        assertThat(r.all("ClusterRoleBinding")).extracting(b -> b.path("roleRef").path("name").asText())
+                .doesNotContain("system:kube-scheduler", "system:volume-scheduler");
+        assertThat(r.all("Role")).isEmpty();
+        assertThat(r.find("Service", Names.SCHEDULER)).as("an outside kube-scheduler calls the Service").isPresent();
     }
 
     @ParameterizedTest(name = "{0}")
