@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * statically against the Maven build's output: every file they copy exists, the entrypoint starts the
  * jar's real main class, and the chart runs them the way they are built.
  */
-class ImageDefinitionsTest {
+class ImageDefinitionsIT {
 
     /** image directory, its main class, the chart's image repository value. */
     static Stream<Arguments> images() {
