@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +77,7 @@ class ChartLintTest {
     }
 
     @ParameterizedTest(name = "kube {0}")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"1.27.0"})
+    @ValueSource(strings = {"1.27.0", "1.25.3"})
     void refusesClustersWithoutWebhookMatchConditions(String kubeVersion) {
         Helm.Result r = Helm.run(List.of("template", "x", Repo.chart().toString(), "--kube-version", kubeVersion), true);
         assertThat(r.exitCode()).isNotZero();
