@@ -1,0 +1,86 @@
+package io.vgpu.deploy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** helm lint --strict on every value set; value combinations the apps would not run with are refused. */
+class ChartLintTest {
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ValueSet.class)
+    void lintsCleanly(ValueSet set) {
+        List<String> args = new ArrayList<>(List.of("lint", "--strict", Repo.chart().toString(),
+                "--namespace", ValueSet.NAMESPACE, "--kube-version", "1.33.0"));
+        args.addAll(set.helmArgs());
+        Helm.Result r = Helm.run(args, true);
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("0 chart(s) failed").doesNotContain("[WARNING]").doesNotContain("[ERROR]");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ValueSet.class)
+    void rendersOnlyNamespacedObjectsInTheReleaseNamespace(ValueSet set) {
+        Rendered r = Helm.template(set);
+        List<String> clusterScoped = List.of("ClusterRole", "ClusterRoleBinding", "MutatingWebhookConfiguration");
+        for (var o : r.objects()) {
+            String kind = o.path("kind").asText();
+            String ns = o.path("metadata").path("namespace").asText("");
+            if (clusterScoped.contains(kind)) {
+                assertThat(ns).as(kind + " " + o.path("metadata").path("name")).isEmpty();
+            } else if (!(kind.equals("RoleBinding") && ns.equals("kube-system"))) {
+                assertThat(ns).as(kind + " " + o.path("metadata").path("name")).isEqualTo(ValueSet.NAMESPACE);
+            }
+            assertThat(o.path("metadata").path("labels").path("app.kubernetes.io/instance").asText())
+                    .as(kind + " carries the release label").isEqualTo(ValueSet.RELEASE);
+        }
+    }
+
+    static Stream<Arguments> refusedValues() {
+        return Stream.of(
+                Arguments.of("lock wait not below the extender timeout",
+                        List.of("--set", "scheduler.nodeLockRetryTimeout=30s"), "must stay below scheduler.extenderHTTPTimeout"),
+                Arguments.of("lock wait in minutes above the timeout",
+                        List.of("--set", "scheduler.nodeLockRetryTimeout=1m"), "must stay below scheduler.extenderHTTPTimeout"),
+                Arguments.of("lock wait that is no Go duration",
+                        List.of("--set", "scheduler.nodeLockRetryTimeout=20 seconds"), "is not a Go duration"),
+                Arguments.of("unknown webhook failure policy",
+                        List.of("--set", "scheduler.admissionWebhook.failurePolicy=Retry"), "must be Fail or Ignore"),
+                Arguments.of("overwriteEnv with only vGPU pods sent to the webhook",
+                        List.of("--set", "scheduler.overwriteEnv=true"), "needs every pod sent to the webhook"),
+                Arguments.of("quorum above the replica count",
+                        List.of("--set", "scheduler.hazelcast.quorum=4"), "is larger than scheduler.replicas"),
+                Arguments.of("disruption budget that lets a drain break the quorum",
+                        List.of("--set", "scheduler.hazelcast.quorum=3"), "below the quorum"),
+                Arguments.of("HAMi-core host path that differs from the hook path",
+                        List.of("--set", "devicePlugin.libPath=/opt/vgpu"), "must be <global.gpuHookPath>/vgpu"),
+                Arguments.of("no shard",
+                        List.of("--set", "scheduler.shards=0"), "scheduler.shards must be at least 1"),
+                Arguments.of("nothing enabled",
+                        List.of("--set", "scheduler.enabled=false", "--set", "devicePlugin.enabled=false"), "nothing to install"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedValues")
+    void refusesValuesTheAppsCannotRunWith(String name, List<String> args, String message) {
+        Helm.Result r = Helm.templateRaw(args);
+        assertThat(r.exitCode()).as(name).isNotZero();
+        assertThat(r.output()).contains(message);
+    }
+
+    @ParameterizedTest(name = "kube {0}")
+    @ValueSource(strings = {"1.27.0", "1.25.3"})
+    void refusesClustersWithoutWebhookMatchConditions(String kubeVersion) {
+        Helm.Result r = Helm.run(List.of("template", "x", Repo.chart().toString(), "--kube-version", kubeVersion), true);
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.output()).contains("kubeVersion");
+    }
+}
