@@ -129,7 +129,8 @@ public final class StateIngest implements ClusterEvents {
             logFailure("release " + pod.key(), state.release(node, spec.uid()));
             return;
         }
-        boolean bound = !pod.boundNode().isEmpty() || !pod.bindPhase().isEmpty();
+        // bindPhase() is null when the annotation is absent (a pod the filter has just annotated)
+        boolean bound = !pod.boundNode().isEmpty() || (pod.bindPhase() != null && !pod.bindPhase().isEmpty());
         PodAllocation allocation = allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
             logFailure("observe bound " + pod.key(), state.observeBound(node,
