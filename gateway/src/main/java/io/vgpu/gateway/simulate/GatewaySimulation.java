@@ -3,6 +3,9 @@ package io.vgpu.gateway.simulate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -25,8 +28,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
@@ -53,10 +58,13 @@ public final class GatewaySimulation {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(30);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(40);
+    /** The longest a created pod waits to show up in the simulator's pod informer before it is filtered anyway. */
+    private static final Duration QUEUE_WAIT = Duration.ofSeconds(5);
 
     private final SimulatedCluster cluster;
     private final int concurrency;
     private final RequestDeriver requests;
+    private final String schedulerName;
 
     /**
      * @param cluster     the running simulated cluster
@@ -64,12 +72,21 @@ public final class GatewaySimulation {
      * @param nvidia      the resource names and defaults the gateway runs with (to size requests)
      */
     public GatewaySimulation(SimulatedCluster cluster, int concurrency, NvidiaConfig nvidia) {
+        this(cluster, concurrency, nvidia, "hami-scheduler");
+    }
+
+    /**
+     * @param schedulerName the scheduler name the gateway's webhook gives GPU pods (the simulated kube-scheduler
+     *                      watches pods with it)
+     */
+    GatewaySimulation(SimulatedCluster cluster, int concurrency, NvidiaConfig nvidia, String schedulerName) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("--concurrency must be at least 1, not " + concurrency);
         }
         this.cluster = cluster;
         this.concurrency = concurrency;
         this.requests = new RequestDeriver(nvidia);
+        this.schedulerName = schedulerName;
     }
 
     /**
@@ -81,15 +98,21 @@ public final class GatewaySimulation {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
                 .setInternalBlockingPoolSize(1));
         try {
-            Run run = new Run(vertx, workload, progress);
-            long started = System.nanoTime();
-            Promise<Void> done = Promise.promise();
             Context context = vertx.getOrCreateContext();
-            context.runOnContext(v -> run.start(done));
-            done.future().toCompletionStage().toCompletableFuture().get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            double seconds = (System.nanoTime() - started) / 1e9;
-            cluster.awaitDevicePlugin(run.placed, Duration.ofSeconds(30));
-            return run.report(seconds);
+            Run run = new Run(vertx, workload, progress);
+            SharedIndexInformer<Pod> queue = cluster.client().pods().inAnyNamespace()
+                    .withField("spec.schedulerName", schedulerName).inform(new QueueFeed(context, run), 0);
+            try {
+                long started = System.nanoTime();
+                Promise<Void> done = Promise.promise();
+                context.runOnContext(v -> run.start(done));
+                done.future().toCompletionStage().toCompletableFuture().get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                double seconds = (System.nanoTime() - started) / 1e9;
+                cluster.awaitDevicePlugin(run.placed, Duration.ofSeconds(30));
+                return run.report(seconds);
+            } finally {
+                queue.stop();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -113,6 +136,8 @@ public final class GatewaySimulation {
         private final ArrayNode nodeNames = Manifests.JSON.createArrayNode();
         private final Map<String, Integer> failures = new HashMap<>();
         private final List<PodSpec> admitted = new ArrayList<>();
+        private final Set<String> seen = new HashSet<>();
+        private final Map<String, Promise<Void>> waiting = new HashMap<>();
         private final Samples webhook;
         private final Samples filter;
         private final Samples bind;
@@ -182,8 +207,37 @@ public final class GatewaySimulation {
                 }
                 return create(admission.pod()).compose(created -> created.failure() != null
                         ? Future.succeededFuture(created.failure())
-                        : filterAndBind(created.pod(), 1));
+                        : queued(created.pod()).compose(x -> filterAndBind(created.pod(), 1)));
             });
+        }
+
+        /**
+         * Completes once the simulator's own pod informer has seen the pod: kube-scheduler takes a pod into its
+         * queue from its informer, so the gateway's informers (fed by the same watch) have seen it too by the time
+         * it is filtered. Gives up waiting after {@link #QUEUE_WAIT} (the filter then runs anyway).
+         */
+        private Future<Void> queued(ObjectNode pod) {
+            String key = key(pod.path("metadata").path("namespace").asText(), pod.path("metadata").path("name").asText());
+            if (seen.remove(key)) {
+                return Future.succeededFuture();
+            }
+            Promise<Void> promise = Promise.promise();
+            waiting.put(key, promise);
+            return promise.future().timeout(QUEUE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                    .recover(e -> {
+                        waiting.remove(key);
+                        return Future.succeededFuture();
+                    });
+        }
+
+        /** The informer saw {@code key} (called on the driver's context). */
+        void seen(String key) {
+            Promise<Void> promise = waiting.remove(key);
+            if (promise != null) {
+                promise.tryComplete();
+            } else {
+                seen.add(key); // seen before the API server's answer to the create arrived
+            }
         }
 
         private Future<Admission> admit(PodSpec spec) {
@@ -292,6 +346,37 @@ public final class GatewaySimulation {
                             Measures.latency("bind", bind.values()), Measures.latency("whole cycle", cycle.values())),
                     Measures.utilisation(nodes, true), Measures.utilisation(nodes, false), reference,
                     Fragmentation.of(nodes, Math.max(1, reference)));
+        }
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+
+    /** Feeds the pods the informer sees to the run, on the driver's context. */
+    private static final class QueueFeed implements ResourceEventHandler<Pod> {
+        private final Context context;
+        private final Run run;
+
+        QueueFeed(Context context, Run run) {
+            this.context = context;
+            this.run = run;
+        }
+
+        @Override
+        public void onAdd(Pod pod) {
+            String key = key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            context.runOnContext(v -> run.seen(key));
+        }
+
+        @Override
+        public void onUpdate(Pod before, Pod after) {
+            // only the first sight matters
+        }
+
+        @Override
+        public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+            // pods are not deleted during a run
         }
     }
 

@@ -57,7 +57,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "http: the real gateway over HTTP; core: the scheduling core only (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--nodes", defaultValue = "20", description = "GPU nodes (default: ${DEFAULT-VALUE})")
+    @Option(names = "--nodes", defaultValue = "16", description = "GPU nodes (default: ${DEFAULT-VALUE})")
     int nodes;
 
     @Option(names = "--gpus-per-node", defaultValue = "8", description = "GPUs per node (default: ${DEFAULT-VALUE})")
@@ -75,7 +75,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "every n-th node publishes NVLink pair scores, 0 = none (default: ${DEFAULT-VALUE})")
     int nvlinkEvery;
 
-    @Option(names = "--pods", defaultValue = "300", description = "pods to submit (default: ${DEFAULT-VALUE})")
+    @Option(names = "--pods", defaultValue = "240", description = "pods to submit (default: ${DEFAULT-VALUE})")
     int pods;
 
     @Option(names = "--mix", defaultValue = WorkloadMix.DEFAULT,
@@ -135,10 +135,11 @@ public final class SimulateCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "simulate: %d nodes x %d GPUs (%s), %d pods, node policy %s, GPU policy %s, seed %d%n",
                 nodes, gpusPerNode, String.join(", ", gpuModels().stream().map(GpuModel::type).toList()), pods,
                 nodePolicy, gpuPolicy, seed);
-        SimulationReport report = "core".equals(mode) ? runCore(out, cluster, workload, nvidia)
-                : runHttp(out, cluster, workload, nvidia);
-        out.print(report.table());
-        out.flush();
+        if ("core".equals(mode)) {
+            printTable(out, runCore(out, cluster, workload, nvidia));
+        } else {
+            runHttp(out, cluster, workload, nvidia);
+        }
         return 0;
     }
 
@@ -153,8 +154,13 @@ public final class SimulateCommand implements Callable<Integer> {
         return report;
     }
 
-    private SimulationReport runHttp(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload,
-                                     NvidiaConfig nvidia) {
+    private static void printTable(PrintWriter out, SimulationReport report) {
+        out.print(report.table());
+        out.flush();
+    }
+
+    /** Runs the pods through the real gateway and prints the table (before the cluster stops). */
+    private void runHttp(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload, NvidiaConfig nvidia) {
         quietGatewayLogs();
         long t0 = System.nanoTime();
         try (SimulatedCluster running = SimulatedCluster.start(settings(0, 0), cluster)) {
@@ -163,7 +169,7 @@ public final class SimulateCommand implements Callable<Integer> {
             ProgressBar bar = new ProgressBar(out, pods);
             SimulationReport report = new GatewaySimulation(running, concurrency, nvidia).run(workload, bar::update);
             bar.finish();
-            return report;
+            printTable(out, report);
         }
     }
 

@@ -13,6 +13,8 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.store.StoreConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,6 +53,8 @@ public final class SimulatedCluster implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final int PARTITIONS = 31;
+    private static final Duration CLOSE_STEP_TIMEOUT = Duration.ofSeconds(20);
+    private static final Logger LOG = LoggerFactory.getLogger(SimulatedCluster.class);
 
     private final SimulatedApiServer apiServer;
     private final Path workDir;
@@ -300,13 +304,30 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    /** Closes in reverse order of start; every close runs even if an earlier one fails. */
+    /**
+     * Closes in reverse order of start; every close runs even if an earlier one fails or hangs (each gets
+     * {@link #CLOSE_STEP_TIMEOUT} on a daemon thread, so a stuck step cannot keep the JVM from exiting).
+     */
     private static void closeAll(List<AutoCloseable> started) {
         for (int i = started.size() - 1; i >= 0; i--) {
+            AutoCloseable step = started.get(i);
+            Thread closer = new Thread(() -> {
+                try {
+                    step.close();
+                } catch (Exception e) {
+                    LOG.warn("simulate: a part did not stop cleanly: {}", e.toString());
+                }
+            }, "vgpu-simulate-close");
+            closer.setDaemon(true);
+            closer.start();
             try {
-                started.get(i).close();
-            } catch (Exception e) {
-                // keep closing the rest
+                closer.join(CLOSE_STEP_TIMEOUT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (closer.isAlive()) {
+                LOG.warn("simulate: a part did not stop within {} s; leaving it", CLOSE_STEP_TIMEOUT.toSeconds());
             }
         }
     }
