@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,7 +34,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 
 /**
@@ -64,7 +67,6 @@ public final class GatewaySimulation {
     private final SimulatedCluster cluster;
     private final int concurrency;
     private final RequestDeriver requests;
-    private final String schedulerName;
 
     /**
      * @param cluster     the running simulated cluster
@@ -72,21 +74,12 @@ public final class GatewaySimulation {
      * @param nvidia      the resource names and defaults the gateway runs with (to size requests)
      */
     public GatewaySimulation(SimulatedCluster cluster, int concurrency, NvidiaConfig nvidia) {
-        this(cluster, concurrency, nvidia, "hami-scheduler");
-    }
-
-    /**
-     * @param schedulerName the scheduler name the gateway's webhook gives GPU pods (the simulated kube-scheduler
-     *                      watches pods with it)
-     */
-    GatewaySimulation(SimulatedCluster cluster, int concurrency, NvidiaConfig nvidia, String schedulerName) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("--concurrency must be at least 1, not " + concurrency);
         }
         this.cluster = cluster;
         this.concurrency = concurrency;
         this.requests = new RequestDeriver(nvidia);
-        this.schedulerName = schedulerName;
     }
 
     /**
@@ -101,7 +94,7 @@ public final class GatewaySimulation {
             Context context = vertx.getOrCreateContext();
             Run run = new Run(vertx, workload, progress);
             SharedIndexInformer<Pod> queue = cluster.client().pods().inAnyNamespace()
-                    .withField("spec.schedulerName", schedulerName).inform(new QueueFeed(context, run), 0);
+                    .withField("spec.schedulerName", cluster.schedulerName()).inform(new QueueFeed(context, run), 0);
             try {
                 long started = System.nanoTime();
                 Promise<Void> done = Promise.promise();
@@ -116,7 +109,7 @@ public final class GatewaySimulation {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the simulation did not finish: " + e.getMessage(), e);
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS)
@@ -420,13 +413,13 @@ public final class GatewaySimulation {
 
         void add(long nanos) {
             if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
+                values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = nanos;
         }
 
         long[] values() {
-            return java.util.Arrays.copyOf(values, size);
+            return Arrays.copyOf(values, size);
         }
     }
 }

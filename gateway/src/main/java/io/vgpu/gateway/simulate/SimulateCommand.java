@@ -178,6 +178,16 @@ public final class SimulateCommand implements Callable<Integer> {
      */
     SimulatedCluster startServing(PrintWriter out, List<SyntheticNode> cluster) {
         SimulatedCluster running = SimulatedCluster.start(settings(port, metricsPort), cluster);
+        try {
+            printServing(out, running);
+            return running;
+        } catch (RuntimeException e) {
+            running.close();
+            throw e;
+        }
+    }
+
+    private void printServing(PrintWriter out, SimulatedCluster running) {
         String gw = running.gatewayUrl();
         String api = running.apiServer().url();
         Example examples = writeExample(running);
@@ -200,7 +210,6 @@ public final class SimulateCommand implements Callable<Integer> {
                 + gw + "/bind");
         out.println("Ctrl-C stops the gateway and the simulated cluster.");
         out.flush();
-        return running;
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,7 +65,7 @@ public final class SimulatedApiServer implements AutoCloseable {
     private SimulatedApiServer(int port) {
         SchedulerNameFields.install(crud);
         // the mock web server logs every request through java.util.logging at INFO
-        java.util.logging.Logger.getLogger(MockWebServer.class.getName()).setLevel(Level.WARNING);
+        Logger.getLogger(MockWebServer.class.getName()).setLevel(Level.WARNING);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new WithBinding(), false);
         server.init(InetAddress.getLoopbackAddress(), port);
     }

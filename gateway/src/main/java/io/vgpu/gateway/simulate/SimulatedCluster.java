@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -64,6 +66,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final SimulatedDevicePlugin devicePlugin;
     private final List<String> nodeNames;
     private final String bindAddress;
+    private final String schedulerName;
 
     /**
      * How to run the simulated cluster.
@@ -82,7 +85,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     private SimulatedCluster(SimulatedApiServer apiServer, Path workDir, Path kubeconfig, KubernetesClient client,
                              ServeCommand.Running gateway, SimulatedDevicePlugin devicePlugin, List<String> nodeNames,
-                             String bindAddress) {
+                             String bindAddress, String schedulerName) {
         this.apiServer = apiServer;
         this.workDir = workDir;
         this.kubeconfig = kubeconfig;
@@ -91,6 +94,7 @@ public final class SimulatedCluster implements AutoCloseable {
         this.devicePlugin = devicePlugin;
         this.nodeNames = List.copyOf(nodeNames);
         this.bindAddress = bindAddress;
+        this.schedulerName = schedulerName;
     }
 
     /**
@@ -123,7 +127,7 @@ public final class SimulatedCluster implements AutoCloseable {
             started.add(devicePlugin);
             devicePlugin.start();
             SimulatedCluster cluster = new SimulatedCluster(apiServer, workDir, kubeconfig, client, gateway,
-                    devicePlugin, names, settings.bindAddress());
+                    devicePlugin, names, settings.bindAddress(), config.schedulerNames().get(0));
             cluster.awaitReady(names.size());
             return cluster;
         } catch (Exception | LinkageError e) {
@@ -131,7 +135,7 @@ public final class SimulatedCluster implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null
                     ? e.getCause() : e;
             throw new IllegalStateException("the simulated cluster did not start: " + cause.getMessage(), cause);
         }
@@ -155,6 +159,11 @@ public final class SimulatedCluster implements AutoCloseable {
     /** The gateway's shared cluster state (read-only use: reports and readiness). */
     public ClusterState state() {
         return gateway.state();
+    }
+
+    /** The scheduler name the gateway's webhook gives GPU pods (kube-scheduler would schedule those). */
+    public String schedulerName() {
+        return schedulerName;
     }
 
     /** The simulated node names, in order. */
@@ -285,7 +294,7 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
