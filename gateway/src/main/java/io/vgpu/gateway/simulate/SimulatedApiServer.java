@@ -39,7 +39,9 @@ import java.util.regex.Pattern;
  *   <li>the pod field selector {@code spec.schedulerName=<name>} ({@link SchedulerNameFields}).</li>
  * </ul>
  * It runs no admission webhooks: {@code simulate} calls {@code /webhook} itself before it creates a pod, as an
- * API server would. Thread-safe.
+ * API server would. It assigns its own {@code metadata.uid} on create, as a real server does. Known deviation: a
+ * JSON merge patch that sets an annotation to {@code null} leaves the key with a null value where a real server
+ * deletes it; the gateway and the simulated device plugin read both as absent. Thread-safe.
  */
 public final class SimulatedApiServer implements AutoCloseable {
 

@@ -23,7 +23,8 @@ import java.util.function.IntConsumer;
  * Runs pods through the scheduling core against an in-process {@link InMemoryClusterState}: webhook
  * decision → request derivation → filter decision → atomic reserve (falling back to the next-best
  * node when the state refuses, as the gateway does), and measures the outcome. Single-threaded and
- * deterministic for a seed.
+ * deterministic for a seed. This is {@code simulate --mode core}; {@link GatewaySimulation} runs the real
+ * gateway over HTTP instead.
  */
 public final class Simulation {
 
