@@ -35,8 +35,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code vgpu-gateway serve}: the composition root (STYLE.md §3). Parses {@link GatewayConfig} (fail
  * fast: exit status 2 with every problem listed), builds the services, deploys the API and metrics
- * listeners, and on SIGTERM drains in-flight requests before exiting. Kubernetes informers and the
- * Hazelcast store are not wired yet; until they are, {@code /readyz} is ready once listening.
+ * listeners, and on SIGTERM drains in-flight requests before exiting. The cluster side (Hazelcast member,
+ * Kubernetes informers, /filter and /bind) is built by {@link GatewayAssembly}; {@code /readyz} turns ready
+ * once the informers have synced and the shared state is loaded.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run the gateway: /webhook, /healthz, /readyz on VGPU_HTTP_PORT, /metrics on VGPU_METRICS_PORT.",
