@@ -1,0 +1,34 @@
+package io.vgpu.hamicore;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Java half of {@code scripts/gpu-check.sh}: lists the GPUs NVML reports through the JNI library
+ * (the path the device plugin takes), one tab-separated line per GPU, then {@code gpus: N}.
+ * Usage: {@code java -cp hamicore-jni.jar io.vgpu.hamicore.GpuCheck [NVML library]}. Exit status 0 when
+ * NVML answered, 1 when it could not be used (the typed error is printed).
+ */
+public final class GpuCheck {
+
+    private GpuCheck() {
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) {
+        NvmlConfig config = args.length > 0 ? NvmlConfig.defaults().withLibrary(args[0]) : NvmlConfig.defaults();
+        try (Nvml nvml = NativeNvml.open(config)) {
+            List<GpuInfo> gpus = nvml.describeAll();
+            System.out.println("index\tuuid\tname\tmemory_total_mib\tmemory_used_mib\tnuma\tmig\tpci_bus_id");
+            for (GpuInfo g : gpus) {
+                System.out.println(String.format(Locale.ROOT, "%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s", g.index(), g.uuid(),
+                        g.name(), g.memoryTotalBytes() >> 20, g.memoryUsedBytes() >> 20, g.numaNode(),
+                        g.migEnabled() ? "on" : "off", g.pciBusId()));
+            }
+            System.out.println("gpus: " + gpus.size());
+        } catch (NvmlException | NativeLoadException e) {
+            System.out.println("java path: NVML not usable: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+}
