@@ -38,6 +38,7 @@ import io.vgpu.gateway.kube.KubeNodeLock;
 import io.vgpu.gateway.kube.KubePodWriter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
 import io.vgpu.state.model.ClusterState;
@@ -109,7 +110,9 @@ final class GatewayAssembly {
 
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, health(handshake), clock)));
+                new StateIngest(state, health(handshake), clock),
+                new QuotaIngest(state, config.nvidia().resourceMemoryName(), config.nvidia().resourceCoreName(),
+                        config.nvidia().effectiveMemoryFactor())));
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
                 config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners);
 

@@ -15,10 +15,14 @@ import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.FilterResponses;
 import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.QuotaOutcome;
+import io.vgpu.state.model.QuotaState;
 import io.vgpu.state.model.ReserveOutcome;
+import io.vgpu.state.model.UsageAccounting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +45,9 @@ public final class FilterService {
 
     /** Reason given for a node whose reservation the shared state refused. */
     public static final String RESERVATION_CONFLICT = "reservation conflict: capacity taken meanwhile";
+
+    /** Reason given to every node when the namespace's shared quota refuses the pod. */
+    public static final String QUOTA_EXCEEDED = "ResourceQuotaNotFit";
 
     private static final Logger LOG = LoggerFactory.getLogger(FilterService.class);
 
@@ -146,23 +153,63 @@ public final class FilterService {
                                                        int requested) {
         Candidate candidate = fits.ranked().get(attempt);
         long now = clock.millis();
+        long deadline = now + config.reservationTtl().toMillis();
         PodRef ref = new PodRef(pod.uid(), pod.namespace(), pod.name());
-        return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now,
-                        now + config.reservationTtl().toMillis()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .compose(outcome -> {
-                    if (outcome instanceof ReserveOutcome.Reserved || outcome instanceof ReserveOutcome.AlreadyBound) {
-                        return annotate(pod, key, candidate, fits, previous, requested);
+        return reserveQuota(pod, candidate, now, deadline)
+                .compose(quotaOk -> {
+                    if (!quotaOk) {
+                        fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
+                        events.filteringFailed(key, failed, requested);
+                        return Future.succeededFuture(
+                                FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
                     }
-                    failed.put(candidate.node(), RESERVATION_CONFLICT);
-                    int next = attempt + 1;
-                    if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
-                        return reserveRanked(pod, key, fits, next, failed, previous, requested);
-                    }
-                    events.filteringFailed(key, failed, requested);
-                    return Future.succeededFuture(
-                            FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                    return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now, deadline))
+                            .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                            .compose(outcome -> {
+                                if (outcome instanceof ReserveOutcome.Reserved
+                                        || outcome instanceof ReserveOutcome.AlreadyBound) {
+                                    return annotate(pod, key, candidate, fits, previous, requested);
+                                }
+                                failed.put(candidate.node(), RESERVATION_CONFLICT);
+                                int next = attempt + 1;
+                                if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
+                                    return reserveRanked(pod, key, fits, next, failed, previous, requested);
+                                }
+                                events.filteringFailed(key, failed, requested);
+                                return releaseQuota(pod).map(x ->
+                                        FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                            });
                 });
+    }
+
+    /**
+     * DESIGN.md §3 "Quota": the namespace's charge is reserved in the shared quota map before the node,
+     * so that replicas deciding for one namespace at once cannot exceed its quota together. Only
+     * namespaces with a ResourceQuota limit pay this extra hop.
+     *
+     * @return false when the namespace's quota refuses the pod
+     */
+    private Future<Boolean> reserveQuota(PodSpec pod, Candidate candidate, long now, long deadline) {
+        if (!quotaLimited(pod.namespace())) {
+            return Future.succeededFuture(true);
+        }
+        List<DeviceGrant> grants = candidate.allocation().grants();
+        return Stages.onContext(state.reserveQuota(pod.namespace(), pod.uid(), UsageAccounting.totalMem(grants),
+                        UsageAccounting.totalCores(grants), now, deadline))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .map(outcome -> outcome instanceof QuotaOutcome.Reserved);
+    }
+
+    private Future<Void> releaseQuota(PodSpec pod) {
+        if (!quotaLimited(pod.namespace())) {
+            return Future.succeededFuture();
+        }
+        return Stages.onContext(state.releaseQuota(pod.namespace(), pod.uid())).otherwiseEmpty().mapEmpty();
+    }
+
+    private boolean quotaLimited(String namespace) {
+        QuotaState q = state.quota(namespace);
+        return q != null && !q.limits().none();
     }
 
     /** Writes the HAMi annotations before answering (the durable record); undoes the reservation on failure. */
@@ -174,6 +221,7 @@ public final class FilterService {
                     if (!write.ok()) {
                         return Stages.onContext(state.release(chosen.node(), pod.uid()))
                                 .otherwiseEmpty()
+                                .compose(x -> releaseQuota(pod))
                                 .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"
                                         + pod.name() + ": " + write.message()));
                     }
