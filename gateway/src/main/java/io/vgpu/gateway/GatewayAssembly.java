@@ -40,6 +40,7 @@ import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.store.HazelcastClusterState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,9 +74,10 @@ final class GatewayAssembly {
      * @param routes    the extender routes
      * @param readiness what {@code /readyz} checks
      * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
+     * @param state     the shared cluster state, or null when Kubernetes is off
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
      */
-    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, Runnable closer) {
+    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer) {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
@@ -86,7 +88,7 @@ final class GatewayAssembly {
                 nvidia.effectiveMemoryFactor());
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
-            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, () -> { }));
+            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, null, () -> { }));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
                 .compose(state -> wire(vertx, config, cluster, metrics, prometheus, quotas, state));
@@ -154,7 +156,7 @@ final class GatewayAssembly {
                 ExtenderReplies.MAX_BODY_BYTES)));
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES)));
-        return Future.succeededFuture(new Parts(routes, readiness, quotas, closer));
+        return Future.succeededFuture(new Parts(routes, readiness, quotas, state, closer));
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

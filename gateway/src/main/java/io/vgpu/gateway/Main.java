@@ -19,6 +19,18 @@ public final class Main implements Runnable {
 
     /** Entry point: parses the command line and exits with the command's status. */
     public static void main(String[] args) {
+        // Hazelcast logs through java.util.logging unless told otherwise; route it to the one backend (logback)
+        if (System.getProperty("hazelcast.logging.type") == null) {
+            System.setProperty("hazelcast.logging.type", "slf4j");
+        }
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line with its error handling: a bad option value or an unparsable command line prints one
+     * {@code error: ...} line and yields exit status 2; any other failure prints its stack trace and yields 1.
+     */
+    public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
         // bad option values (IllegalArgumentException from validation) are usage errors, not crashes
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
@@ -26,9 +38,18 @@ public final class Main implements Runnable {
                 commandLine.getErr().println("error: " + e.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
-            throw e;
+            // anything else is a crash: report it and still exit, so non-daemon threads cannot keep the JVM up
+            e.printStackTrace(commandLine.getErr());
+            return CommandLine.ExitCode.SOFTWARE;
         });
-        System.exit(cli.execute(args));
+        // an unparsable command line: one line and a pointer to --help, not the whole usage text
+        cli.setParameterExceptionHandler((e, parsedArgs) -> {
+            CommandLine failed = e.getCommandLine();
+            failed.getErr().println("error: " + e.getMessage() + " (see '" + failed.getCommandSpec().qualifiedName()
+                    + " --help')");
+            return CommandLine.ExitCode.USAGE;
+        });
+        return cli;
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.vgpu.gateway.http.InFlightLimiter;
 import io.vgpu.gateway.http.MetricsVerticle;
 import io.vgpu.gateway.webhook.WebhookHandler;
 import io.vgpu.gateway.webhook.WebhookService;
+import io.vgpu.state.model.ClusterState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -40,7 +41,7 @@ import java.util.concurrent.TimeUnit;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run the gateway: /webhook, /healthz, /readyz on VGPU_HTTP_PORT, /metrics on VGPU_METRICS_PORT.",
             "Configured only by VGPU_* environment variables (see README, 'Running the gateway')."})
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
 
     /** Exit status when the configuration is unusable. */
     static final int CONFIG_ERROR = 2;
@@ -98,11 +99,12 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * Builds the services and deploys the listeners.
+     * Builds the services and deploys the listeners: the one start path, shared by {@code serve} and by
+     * {@code simulate} (which runs the same gateway against its in-process API server).
      *
-     * @return the running gateway once both listeners are bound
+     * @return the running gateway once both listeners are bound; a failed start leaves nothing running
      */
-    static Future<Running> start(GatewayConfig config, ClusterConfig cluster) {
+    public static Future<Running> start(GatewayConfig config, ClusterConfig cluster) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
@@ -121,7 +123,7 @@ final class ServeCommand implements Callable<Integer> {
                                 return v;
                             }, new DeploymentOptions().setInstances(instances)))
                             .map(id -> new Running(vertx, deployed.get(0).actualPort(), metricsVerticle.actualPort(),
-                                    parts.closer()))
+                                    parts.state(), parts.closer()))
                             .recover(e -> {
                                 parts.closer().run();
                                 return Future.failedFuture(e);
@@ -145,17 +147,19 @@ final class ServeCommand implements Callable<Integer> {
      * @param vertx       its Vert.x instance
      * @param apiPort     bound API port
      * @param metricsPort bound metrics port
+     * @param state       the shared cluster state this gateway schedules on (read-only use by in-process
+     *                    observers such as {@code simulate}); null when Kubernetes is off
      * @param closer      stops the cluster side (informers, Kubernetes client, Hazelcast member)
      */
-    record Running(Vertx vertx, int apiPort, int metricsPort, Runnable closer) {
+    public record Running(Vertx vertx, int apiPort, int metricsPort, ClusterState state, Runnable closer) {
 
         /** Undeploys everything (draining the API listener), closes Vert.x, then leaves the cluster. */
-        Future<Void> close() {
+        public Future<Void> close() {
             return vertx.close().andThen(done -> closer.run());
         }
 
         /** {@link #close()} and waits for it, at most {@code timeout}; failures are logged. */
-        void closeAndWait(Duration timeout) {
+        public void closeAndWait(Duration timeout) {
             try {
                 close().toCompletionStage().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {

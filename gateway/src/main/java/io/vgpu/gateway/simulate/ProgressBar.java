@@ -1,6 +1,6 @@
 package io.vgpu.gateway.simulate;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /**
  * A one-line text progress bar, redrawn in place at most every 2 % of the work on a terminal; without
@@ -10,12 +10,12 @@ final class ProgressBar {
 
     private static final int WIDTH = 40;
 
-    private final PrintStream out;
+    private final PrintWriter out;
     private final int total;
     private final boolean terminal = System.console() != null;
     private int lastDrawn = -1;
 
-    ProgressBar(PrintStream out, int total) {
+    ProgressBar(PrintWriter out, int total) {
         this.out = out;
         this.total = total;
     }
@@ -26,6 +26,7 @@ final class ProgressBar {
             if (percent / 25 != lastDrawn / 25) {
                 lastDrawn = percent;
                 out.println("progress: " + percent + "% (" + done + "/" + total + ")");
+                out.flush();
             }
             return;
         }
@@ -41,6 +42,7 @@ final class ProgressBar {
     void finish() {
         if (terminal) {
             out.println();
+            out.flush();
         }
     }
 }

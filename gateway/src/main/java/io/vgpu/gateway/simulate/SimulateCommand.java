@@ -1,32 +1,63 @@
 package io.vgpu.gateway.simulate;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookConfig;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
-import io.vgpu.state.model.NodeView;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-import java.io.PrintStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code vgpu-gateway simulate}: a synthetic cluster and a pod stream through the real scheduling core,
- * in-process, with a summary table. Deterministic for a seed; the defaults finish in seconds.
+ * {@code vgpu-gateway simulate}: a synthetic GPU cluster and a pod stream, everything in-process, with a
+ * summary table. Three ways to run it:
+ * <ul>
+ *   <li>{@code --mode http} (default): the real gateway ({@link SimulatedCluster}: verticles, embedded
+ *       Hazelcast, informers on a simulated API server) driven over HTTP by {@link GatewaySimulation};</li>
+ *   <li>{@code --mode core}: the scheduling core alone, no HTTP, no API server ({@link Simulation});</li>
+ *   <li>{@code --serve}: the simulated cluster and the gateway's endpoints stay up until interrupted, for curl,
+ *       a load tool or a real kube-scheduler.</li>
+ * </ul>
+ * The cluster and the pods are deterministic for a seed; bad options are an {@link IllegalArgumentException}
+ * (exit status 2).
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true,
-        description = "Schedule a synthetic pod stream on a synthetic GPU cluster, in-process, and report.")
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Schedule a synthetic pod stream on a synthetic GPU cluster, in-process, and report placement, "
+                + "utilisation, fragmentation, throughput and latency.",
+            "--mode http (default) runs the real gateway (webhook, filter and bind over HTTP, embedded Hazelcast, "
+                + "informers on a simulated Kubernetes API server, a simulated device plugin); --mode core runs "
+                + "only the scheduling core; --serve keeps the simulated cluster and the endpoints up until Ctrl-C."})
 public final class SimulateCommand implements Callable<Integer> {
 
-    @Option(names = "--nodes", defaultValue = "100", description = "GPU nodes (default: ${DEFAULT-VALUE})")
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--mode", defaultValue = "http",
+            description = "http: the real gateway over HTTP; core: the scheduling core only (default: ${DEFAULT-VALUE})")
+    String mode;
+
+    @Option(names = "--nodes", defaultValue = "20", description = "GPU nodes (default: ${DEFAULT-VALUE})")
     int nodes;
 
     @Option(names = "--gpus-per-node", defaultValue = "8", description = "GPUs per node (default: ${DEFAULT-VALUE})")
@@ -44,7 +75,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "every n-th node publishes NVLink pair scores, 0 = none (default: ${DEFAULT-VALUE})")
     int nvlinkEvery;
 
-    @Option(names = "--pods", defaultValue = "1500", description = "pods to submit (default: ${DEFAULT-VALUE})")
+    @Option(names = "--pods", defaultValue = "300", description = "pods to submit (default: ${DEFAULT-VALUE})")
     int pods;
 
     @Option(names = "--mix", defaultValue = WorkloadMix.DEFAULT,
@@ -61,62 +92,204 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "random seed (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--concurrency", defaultValue = "4",
+            description = "http mode: pods in flight at once (default: ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--device-plugin-delay", defaultValue = "0", paramLabel = "MS",
+            description = "http mode and --serve: milliseconds the simulated device plugin takes to allocate a bound "
+                    + "pod before it reports success and releases the node lock (default: ${DEFAULT-VALUE})")
+    long devicePluginDelayMillis;
+
+    @Option(names = "--serve", description = "keep the simulated cluster and the gateway up until interrupted "
+            + "(ignores --pods, --mix, --concurrency and --mode)")
+    boolean serve;
+
+    @Option(names = "--port", defaultValue = "0",
+            description = "--serve: the gateway's API port, 0 = any free port (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--metrics-port", defaultValue = "0",
+            description = "--serve: the gateway's metrics port, 0 = any free port (default: ${DEFAULT-VALUE})")
+    int metricsPort;
+
     @Override
-    public Integer call() {
-        PrintStream out = System.out;
-        List<GpuModel> gpuModels = new ArrayList<>();
-        for (String m : models) {
-            gpuModels.add(GpuModel.byName(m));
-        }
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
         validate();
-        List<SyntheticNode> cluster = ClusterGenerator.generate(
-                new ClusterSpec(nodes, gpusPerNode, gpuModels, split, nvlinkEvery), seed);
-
+        List<SyntheticNode> cluster = cluster();
+        if (serve) {
+            SimulatedCluster running = startServing(out, cluster);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                out.println("simulate: stopping");
+                out.flush();
+                running.close();
+                stopped.countDown();
+            }, "vgpu-simulate-shutdown"));
+            stopped.await();
+            return 0;
+        }
         NvidiaConfig nvidia = NvidiaConfig.defaults();
-        List<PodSpec> workload = workload(cluster, nvidia);
-        Simulation simulation = new Simulation(
-                new WebhookDecider(WebhookConfig.single("hami-scheduler", true, nvidia)),
-                new FilterDecider(new FilterConfig(nvidia, nodePolicy, gpuPolicy)));
-
+        List<PodSpec> workload = Workloads.generate(cluster, nvidia, mix, pods, seed);
         out.printf(Locale.ROOT, "simulate: %d nodes x %d GPUs (%s), %d pods, node policy %s, GPU policy %s, seed %d%n",
-                nodes, gpusPerNode, String.join(", ", gpuModels.stream().map(GpuModel::type).toList()), pods,
+                nodes, gpusPerNode, String.join(", ", gpuModels().stream().map(GpuModel::type).toList()), pods,
                 nodePolicy, gpuPolicy, seed);
-        ProgressBar bar = new ProgressBar(out, pods);
-        SimulationReport report = simulation.run(cluster, workload, bar::update);
-        bar.finish();
+        SimulationReport report = "core".equals(mode) ? runCore(out, cluster, workload, nvidia)
+                : runHttp(out, cluster, workload, nvidia);
         out.print(report.table());
+        out.flush();
         return 0;
     }
 
+    private SimulationReport runCore(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload,
+                                     NvidiaConfig nvidia) {
+        Simulation simulation = new Simulation(
+                new WebhookDecider(WebhookConfig.single("hami-scheduler", true, nvidia)),
+                new FilterDecider(new FilterConfig(nvidia, nodePolicy, gpuPolicy)));
+        ProgressBar bar = new ProgressBar(out, pods);
+        SimulationReport report = simulation.run(cluster, workload, bar::update);
+        bar.finish();
+        return report;
+    }
+
+    private SimulationReport runHttp(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload,
+                                     NvidiaConfig nvidia) {
+        quietGatewayLogs();
+        long t0 = System.nanoTime();
+        try (SimulatedCluster running = SimulatedCluster.start(settings(0, 0), cluster)) {
+            out.printf(Locale.ROOT, "simulate: gateway ready at %s (API server %s) in %.1f s%n", running.gatewayUrl(),
+                    running.apiServer().url(), (System.nanoTime() - t0) / 1e9);
+            ProgressBar bar = new ProgressBar(out, pods);
+            SimulationReport report = new GatewaySimulation(running, concurrency, nvidia).run(workload, bar::update);
+            bar.finish();
+            return report;
+        }
+    }
+
+    /**
+     * {@code --serve}: starts the simulated cluster and prints how to reach it. The caller owns the result.
+     */
+    SimulatedCluster startServing(PrintWriter out, List<SyntheticNode> cluster) {
+        SimulatedCluster running = SimulatedCluster.start(settings(port, metricsPort), cluster);
+        String gw = running.gatewayUrl();
+        String api = running.apiServer().url();
+        Example examples = writeExample(running);
+        out.printf(Locale.ROOT, "simulate --serve: %d nodes x %d GPUs, node policy %s, GPU policy %s, seed %d%n", nodes,
+                gpusPerNode, nodePolicy, gpuPolicy, seed);
+        out.println("  webhook        POST " + gw + "/webhook   (AdmissionReview v1/v1beta1)");
+        out.println("  filter         POST " + gw + "/filter    (kube-scheduler extender, nodeCacheCapable)");
+        out.println("  bind           POST " + gw + "/bind");
+        out.println("  health         GET  " + gw + "/healthz   " + gw + "/readyz");
+        out.println("  metrics        GET  " + running.metricsUrl());
+        out.println("  API server          " + api + "   (simulated; kubeconfig " + running.kubeconfig() + ")");
+        out.println("  device plugin       simulated: a bound pod is reported allocated and its node lock released "
+                + devicePluginDelayMillis + " ms after the binding");
+        out.println("  nodes (" + running.nodeNames().size() + ")");
+        printWrapped(out, running.nodeNames(), "                 ");
+        out.println("try it: pod default/demo (1 GPU, 4 GiB) is waiting in the API server; filter it, then bind it:");
+        out.println("  curl -s -H 'Content-Type: application/json' -d @" + examples.filter() + " " + gw + "/filter");
+        out.println("  curl -s -H 'Content-Type: application/json' -d '{\"PodName\":\"demo\",\"PodNamespace\":"
+                + "\"default\",\"PodUID\":\"" + examples.uid() + "\",\"Node\":\"<the node /filter chose>\"}' "
+                + gw + "/bind");
+        out.println("Ctrl-C stops the gateway and the simulated cluster.");
+        out.flush();
+        return running;
+    }
+
+    /**
+     * The example of the banner.
+     *
+     * @param filter the ExtenderArgs file of the demo pod
+     * @param uid    the demo pod's UID
+     */
+    private record Example(Path filter, String uid) {
+    }
+
+    /** Creates the demo pod (as the webhook leaves it) and writes its ExtenderArgs to {@code filter.json}. */
+    private static Example writeExample(SimulatedCluster running) {
+        String manifest = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"demo\",\"namespace\":"
+                + "\"default\"},\"spec\":{\"schedulerName\":\"hami-scheduler\",\"containers\":[{\"name\":\"main\","
+                + "\"image\":\"busybox\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"nvidia.com/gpumem\":"
+                + "\"4096\"}}}]}}";
+        KubernetesClient client = running.client();
+        Pod created = client.pods().inNamespace("default")
+                .resource(client.getKubernetesSerialization().unmarshal(manifest, Pod.class)).create();
+        StringBuilder names = new StringBuilder();
+        running.nodeNames().forEach(n -> names.append(names.isEmpty() ? "" : ",").append('"').append(n).append('"'));
+        Path file = running.kubeconfig().resolveSibling("filter.json");
+        try {
+            Files.writeString(file, "{\"Pod\":" + client.getKubernetesSerialization().asJson(created)
+                    + ",\"NodeNames\":[" + names + "]}", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return new Example(file, created.getMetadata().getUid());
+    }
+
+    private static void printWrapped(PrintWriter out, List<String> words, String indent) {
+        StringBuilder line = new StringBuilder(indent);
+        for (String w : words) {
+            if (line.length() > indent.length() && line.length() + w.length() + 1 > 110) {
+                out.println(line);
+                line = new StringBuilder(indent);
+            }
+            line.append(line.length() > indent.length() ? " " : "").append(w);
+        }
+        if (line.length() > indent.length()) {
+            out.println(line);
+        }
+    }
+
+    private SimulatedCluster.Settings settings(int apiPort, int metrics) {
+        return new SimulatedCluster.Settings(nodePolicy, gpuPolicy, "127.0.0.1", apiPort, metrics, 0,
+                Duration.ofMillis(devicePluginDelayMillis));
+    }
+
+    /**
+     * The gateway logs every decision at INFO and every failed bind at WARN; a run prints its own progress and
+     * table instead (failed binds are counted there), so only errors of the gateway and warnings of the
+     * simulator itself reach the terminal.
+     */
+    private static void quietGatewayLogs() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
+            logback.getLogger("io.vgpu").setLevel(Level.ERROR);
+            logback.getLogger(SimulateCommand.class.getPackageName()).setLevel(Level.WARN);
+            logback.getLogger("io.fabric8").setLevel(Level.ERROR);
+        }
+    }
+
     private void validate() {
+        if (!Set.of("http", "core").contains(mode)) {
+            throw new IllegalArgumentException("--mode must be http or core, not '" + mode + "'");
+        }
         if (pods < 0) {
             throw new IllegalArgumentException("--pods must not be negative");
         }
         if (!Set.of("binpack", "spread").contains(nodePolicy)) {
             throw new IllegalArgumentException("--node-policy must be binpack or spread, not '" + nodePolicy + "'");
         }
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("--concurrency must be at least 1, not " + concurrency);
+        }
+        if (devicePluginDelayMillis < 0) {
+            throw new IllegalArgumentException("--device-plugin-delay must not be negative");
+        }
+        if (port < 0 || port > 65_535 || metricsPort < 0 || metricsPort > 65_535) {
+            throw new IllegalArgumentException("--port and --metrics-port must be 0..65535");
+        }
     }
 
-    private List<PodSpec> workload(List<SyntheticNode> cluster, NvidiaConfig nvidia) {
-        Set<String> types = new LinkedHashSet<>();
-        List<String> uuids = new ArrayList<>();
-        for (SyntheticNode n : cluster) {
-            NodeView v = FilterDecider.idleView(n.name(), n.annotations());
-            if (v != null) {
-                v.devices().forEach(d -> {
-                    types.add(d.type());
-                    uuids.add(d.id());
-                });
-            }
+    /** The synthetic cluster the options describe. */
+    List<SyntheticNode> cluster() {
+        return ClusterGenerator.generate(new ClusterSpec(nodes, gpusPerNode, gpuModels(), split, nvlinkEvery), seed);
+    }
+
+    private List<GpuModel> gpuModels() {
+        List<GpuModel> gpuModels = new ArrayList<>();
+        for (String m : models) {
+            gpuModels.add(GpuModel.byName(m));
         }
-        WorkloadGenerator generator = new WorkloadGenerator(WorkloadMix.parse(mix),
-                new WorkloadGenerator.ResourceNames(nvidia.resourceCountName(), nvidia.resourceMemoryName(),
-                        nvidia.resourceMemoryPercentageName(), nvidia.resourceCoreName()),
-                List.copyOf(types), uuids, seed);
-        List<PodSpec> out = new ArrayList<>(pods);
-        for (int i = 0; i < pods; i++) {
-            out.add(generator.next().pod());
-        }
-        return out;
+        return gpuModels;
     }
 }

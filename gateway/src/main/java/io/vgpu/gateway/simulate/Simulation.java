@@ -6,19 +6,14 @@ import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
-import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.webhook.AdmissionDecision;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
-import io.vgpu.state.model.ContainerRequest;
-import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodRef;
-import io.vgpu.state.model.Vendor;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +66,7 @@ public final class Simulation {
         List<Long> perGpuMemory = new ArrayList<>();
         Map<String, Integer> failures = new HashMap<>();
         int placed = 0;
-        long medianCardMiB = medianCardMemory(state);
+        long medianCardMiB = Measures.medianCardMemory(state.nodes());
         long started = System.nanoTime();
         for (int i = 0; i < workload.size(); i++) {
             long t0 = System.nanoTime();
@@ -84,12 +79,12 @@ public final class Simulation {
             }
             progress.accept(i + 1);
         }
-        double seconds = Math.max(1e-9, (System.nanoTime() - started) / 1e9);
-        Arrays.sort(latencies);
-        long reference = median(perGpuMemory);
-        return new SimulationReport(names.size(), gpuCount(state), workload.size(), placed, failures,
-                workload.size() / seconds, percentile(latencies, 0.50) / 1e3, percentile(latencies, 0.99) / 1e3,
-                utilisation(state, true), utilisation(state, false), reference,
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long reference = Measures.median(perGpuMemory);
+        return new SimulationReport("core (in-process decisions, no HTTP, no Kubernetes API)", names.size(),
+                Measures.gpuCount(state.nodes()), workload.size(), placed, failures, 0, seconds,
+                List.of(Measures.latency("decision", latencies)), Measures.utilisation(state.nodes(), true),
+                Measures.utilisation(state.nodes(), false), reference,
                 Fragmentation.of(state.nodes(), Math.max(1, reference)));
     }
 
@@ -130,48 +125,9 @@ public final class Simulation {
     }
 
     private void recordRequest(PodSpec pod, List<Long> perGpuMemory, long medianCardMiB) {
-        PodRequests pr = requests.podRequests(pod);
-        for (int i = 0; i < pr.containers().size(); i++) {
-            ContainerRequest r = pr.request(i, Vendor.NVIDIA).orElse(null);
-            if (r != null && r.nums() > 0) {
-                perGpuMemory.add(r.memreq() > 0 ? r.memreq() : medianCardMiB * r.mempercentagereq() / 100);
-                return;
-            }
+        Long mem = Measures.perGpuMemory(requests, pod, medianCardMiB);
+        if (mem != null) {
+            perGpuMemory.add(mem);
         }
-    }
-
-    private static long medianCardMemory(InMemoryClusterState state) {
-        List<Long> mems = new ArrayList<>();
-        state.nodes().forEach(n -> n.devices().forEach(d -> mems.add((long) d.totalmem())));
-        return median(mems);
-    }
-
-    private static int gpuCount(InMemoryClusterState state) {
-        return state.nodes().stream().mapToInt(n -> n.devices().size()).sum();
-    }
-
-    private static double utilisation(InMemoryClusterState state, boolean memory) {
-        long used = 0;
-        long total = 0;
-        for (NodeView n : state.nodes()) {
-            for (DeviceUsage d : n.devices()) {
-                used += memory ? d.usedmem() : d.usedcores();
-                total += memory ? d.totalmem() : d.totalcore();
-            }
-        }
-        return total == 0 ? 0 : (double) used / total;
-    }
-
-    private static long median(List<Long> values) {
-        if (values.isEmpty()) {
-            return 0;
-        }
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 }

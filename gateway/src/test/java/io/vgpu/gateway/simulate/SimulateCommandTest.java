@@ -1,0 +1,64 @@
+package io.vgpu.gateway.simulate;
+
+import io.vgpu.gateway.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code simulate} command line: option errors, help, and the in-process core mode. */
+class SimulateCommandTest {
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        CommandLine cli = Main.commandLine();
+        StringWriter err = new StringWriter();
+        StringWriter out = new StringWriter();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(out, true));
+        int code = cli.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "unknown mode         | --mode=warp                | --mode must be http or core",
+        "no concurrency       | --concurrency=0            | --concurrency must be at least 1",
+        "negative delay       | --device-plugin-delay=-1   | --device-plugin-delay must not be negative",
+        "unknown node policy  | --node-policy=fastest      | --node-policy must be binpack or spread",
+        "unknown GPU model    | --models=K80               | K80",
+        "no nodes             | --nodes=0                  | nodes, gpus per node and split count must be >= 1",
+        "port out of range    | --port=70000               | --port and --metrics-port must be 0..65535",
+        "not a number         | --pods=many                | Invalid value for option '--pods'",
+        "unknown option       | --warp-drive               | Unknown option: '--warp-drive'",
+    })
+    void badOptionsAreOneLineAndExitStatus2(String name, String option, String message) {
+        Result r = run("simulate", option);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: ").contains(message);
+        assertThat(r.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void helpListsTheModesAndTheHttpOptions() {
+        Result r = run("simulate", "--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("--mode", "--concurrency", "--device-plugin-delay", "--serve", "--port",
+                "--pods", "--seed", "default: http");
+    }
+
+    @Test
+    void coreModeSchedulesInProcessAndPrintsTheTable() {
+        Result r = run("simulate", "--mode", "core", "--nodes", "4", "--pods", "60", "--seed", "9");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("simulate: 4 nodes x 8 GPUs", "progress: 100% (60/60)", "core (in-process",
+                "pods submitted                     60", "latency decision p50 / p99", "fragmentation (R = ");
+    }
+}
