@@ -7,6 +7,8 @@ import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLock;
+import io.vgpu.state.codec.NodeLockCodec;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.NodeRegistration;
 import io.vgpu.state.codec.PodDevicesCodec;
@@ -172,6 +174,16 @@ public final class StateIngest implements ClusterEvents {
     private void releaseLockWhenAnnotationGone(NodeObservation node) {
         String seenBefore = node.lock() == null ? lastLock.remove(node.name()) : lastLock.put(node.name(), node.lock());
         if (node.lock() != null) {
+            return;
+        }
+        Decoded<NodeLock> owner = seenBefore == null ? null : NodeLockCodec.parse(seenBefore);
+        if (owner != null && owner.isOk() && !owner.value().legacy()) {
+            // the owner comes from the annotation that went away, not from the local snapshot: the snapshot's
+            // listener event can trail the lock processor's answer, and a device plugin that allocates within a
+            // millisecond removes the annotation before the snapshot shows the lock (the processor is
+            // owner-checked, so a lock taken meanwhile by another pod is left alone)
+            logFailure("unlock node " + node.name(), state.unlockNode(node.name(), owner.value().namespace(),
+                    owner.value().name()));
             return;
         }
         NodeState current = state.nodeState(node.name());

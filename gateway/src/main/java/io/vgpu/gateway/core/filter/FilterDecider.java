@@ -76,8 +76,10 @@ public final class FilterDecider {
         if (!weights.ok()) {
             return new FilterDecision.Failed("calcScore failed " + weights.error() + " for pod " + pod.name());
         }
+        // a namespace without limits: no quota check per candidate device (the same answers, without the work)
+        QuotaGate gate = quota != null && !quota.enforces(pod.namespace()) ? QuotaGate.NONE : quota;
         NodeScorer scorer = new NodeScorer(PodDemand.of(nvidiaRequests(requests), requests.initCount(),
-                pod.annotations(), pod.namespace(), config.gpuPolicy(), weights.weights(), quota));
+                pod.annotations(), pod.namespace(), config.gpuPolicy(), weights.weights(), gate));
         return rank(scorer, nodeNames == null ? List.of() : nodeNames, nodes, requests.initCount(),
                 nodePolicy(pod));
     }
@@ -115,14 +117,16 @@ public final class FilterDecider {
                                 int initCount, String nodePolicy) {
         Map<String, String> failed = new LinkedHashMap<>();
         List<Candidate> fits = new ArrayList<>();
+        // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
+        boolean pairScores = scorer.usesPairScores();
         for (String name : nodeNames) {
             NodeView view = nodes.apply(name);
             if (view == null) {
                 failed.put(name, NODE_UNREGISTERED);
                 continue;
             }
-            NodeVerdict verdict = scorer.score(new NodeDevices(name, view.devices(), new PairScores(view.pairScores()),
-                    view.annotations()));
+            NodeVerdict verdict = scorer.score(new NodeDevices(name, view.devices(),
+                    pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations()));
             if (verdict instanceof NodeVerdict.Fits f) {
                 fits.add(new Candidate(name, f.score(), new PodAllocation(f.allocation(), initCount),
                         f.migAssignments()));

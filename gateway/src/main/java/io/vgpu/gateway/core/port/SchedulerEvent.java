@@ -164,6 +164,24 @@ public record SchedulerEvent(String reason, Type type, String message) {
         if (Float.isInfinite(score)) {
             return score > 0 ? "+Inf" : "-Inf";
         }
-        return new BigDecimal(score).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+        // one call per fitting node of every filter (thousands per call on large clusters): exact long arithmetic
+        // instead of a BigDecimal. A float has a 24-bit mantissa, so score * 100 is exact in a double; below 2^52
+        // its integer and fractional parts are exact too, and the fraction decides the rounding as BigDecimal would
+        double scaled = Math.abs((double) score) * 100.0;
+        if (scaled >= 0x1p52) {
+            return new BigDecimal(score).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+        }
+        long cents = (long) scaled;
+        double fraction = scaled - cents;
+        if (fraction > 0.5 || (fraction == 0.5 && (cents & 1) == 1)) {
+            cents++;
+        }
+        StringBuilder out = new StringBuilder(12);
+        if (score < 0 && cents != 0) {
+            out.append('-');
+        }
+        out.append(cents / 100).append('.');
+        long rest = cents % 100;
+        return out.append(rest < 10 ? "0" : "").append(rest).toString();
     }
 }

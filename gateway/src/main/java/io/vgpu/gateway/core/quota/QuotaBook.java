@@ -100,8 +100,24 @@ public final class QuotaBook implements QuotaGate, NamespaceQuota {
 
     @Override
     public boolean admits(String namespace, List<List<ContainerDevice>> containers, int initCount) {
+        if (!limited(namespace)) {
+            return true;
+        }
         List<DeviceGrant> grants = UsageAccounting.collapse(containers, initCount);
         return fits(namespace, UsageAccounting.totalMem(grants), UsageAccounting.totalCores(grants));
+    }
+
+    /** False when {@code namespace} enforces no memory or core limit: then every allocation fits. */
+    @Override
+    public boolean enforces(String namespace) {
+        return limited(namespace);
+    }
+
+    /** Whether {@code namespace} enforces a memory or core limit (else everything fits). */
+    private boolean limited(String namespace) {
+        QuotaLimit memory = entry(namespace, memoryResource);
+        QuotaLimit cores = entry(namespace, coreResource);
+        return memory != null && memory.limitSet() || cores != null && cores.limitSet();
     }
 
     private boolean isTracked(String resource) {

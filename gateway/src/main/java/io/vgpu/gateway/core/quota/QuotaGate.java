@@ -26,6 +26,15 @@ public interface QuotaGate {
     boolean admits(String namespace, List<List<ContainerDevice>> containers, int initCount);
 
     /**
+     * Whether this gate may refuse anything in {@code namespace} right now; when false, callers may skip the
+     * per-device checks of one decision (Fit asks once per candidate device of every node). The default is the
+     * safe answer.
+     */
+    default boolean enforces(String namespace) {
+        return true;
+    }
+
+    /**
      * Fit's check for one candidate device (HAMi {@code fitQuota}): the pod's containers allocated so
      * far, then the current container's picks with the candidate appended as the next container,
      * collapsed and checked as a whole.

@@ -67,6 +67,14 @@ public final class NodeScorer {
     }
 
     /**
+     * Whether {@link #score} reads the node's pair scores: only the {@code topology-aware} GPU policy does, so for
+     * every other pod the caller may pass {@link io.vgpu.gateway.core.fit.PairScores#NONE} and skip building them.
+     */
+    public boolean usesPairScores() {
+        return podContext.needTopology();
+    }
+
+    /**
      * Scores the pod on one node.
      *
      * @param node the node's usage view

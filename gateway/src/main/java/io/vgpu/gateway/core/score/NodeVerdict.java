@@ -2,6 +2,7 @@ package io.vgpu.gateway.core.score;
 
 import io.vgpu.state.model.ContainerDevice;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,7 +25,12 @@ public sealed interface NodeVerdict permits NodeVerdict.Fits, NodeVerdict.Unsche
 
         /** Deep copy. */
         public Fits {
-            allocation = allocation.stream().map(List::copyOf).toList();
+            // a loop, not a stream: one verdict per fitting node and filter call
+            List<List<ContainerDevice>> copy = new ArrayList<>(allocation.size());
+            for (List<ContainerDevice> c : allocation) {
+                copy.add(List.copyOf(c));
+            }
+            allocation = List.copyOf(copy);
             migAssignments = List.copyOf(migAssignments);
         }
 

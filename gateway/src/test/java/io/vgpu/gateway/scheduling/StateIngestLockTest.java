@@ -1,0 +1,97 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.simulate.ClusterGenerator;
+import io.vgpu.gateway.simulate.ClusterSpec;
+import io.vgpu.gateway.simulate.GpuModel;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLockCodec;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.NodeLockHolder;
+import io.vgpu.state.model.NodeState;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** StateIngest releases the shared node lock when the node's lock annotation goes away. */
+class StateIngestLockTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-08-01T06:00:00Z"), ZoneOffset.UTC);
+    private static final SyntheticNode NODE = ClusterGenerator.generate(
+            new ClusterSpec(1, 2, List.of(GpuModel.byName("T4")), 10, 0), 1).get(0);
+
+    private final InMemoryClusterState state = new InMemoryClusterState();
+
+    @Test
+    void releasesTheLockNamedByTheVanishedAnnotationWhileTheLocalSnapshotStillLags() {
+        StateIngest ingest = new StateIngest(laggingSnapshot(state), NodeHealth.ALWAYS, CLOCK);
+        ingest.nodeUpserted(node(null));
+        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
+
+        ingest.nodeUpserted(node(lockOf("ns", "pod-a")));
+        ingest.nodeUpserted(node(null));
+
+        assertThat(state.nodeState(NODE.name()).lock()).isNull();
+    }
+
+    @Test
+    void leavesALockThatAnotherPodTookMeanwhile() {
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        ingest.nodeUpserted(node(null));
+        state.lockNode(NODE.name(), "ns", "pod-b", CLOCK.millis(), 300_000);
+
+        ingest.nodeUpserted(node(lockOf("ns", "pod-a")));
+        ingest.nodeUpserted(node(null));
+
+        assertThat(state.nodeState(NODE.name()).lock()).isEqualTo(new NodeLockHolder("ns", "pod-b", CLOCK.millis()));
+    }
+
+    @Test
+    void keepsAFreshLockWhoseAnnotationWasNeverSeen() {
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        ingest.nodeUpserted(node(null));
+        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
+
+        ingest.nodeUpserted(node(null));
+
+        assertThat(state.nodeState(NODE.name()).lock()).isNotNull();
+    }
+
+    private static String lockOf(String namespace, String name) {
+        return NodeLockCodec.value(CLOCK.instant(), ZoneOffset.UTC, namespace, name);
+    }
+
+    private static NodeObservation node(String lock) {
+        Map<String, String> annotations = new HashMap<>(NODE.annotations());
+        if (lock != null) {
+            annotations.put(HamiAnnotations.NODE_LOCK, lock);
+        }
+        return new NodeObservation(NODE.name(), annotations, 20, lock == null ? "1" : "2");
+    }
+
+    /** The state, except that its local snapshot has not seen any node lock yet (listener events trail). */
+    private static ClusterState laggingSnapshot(ClusterState state) {
+        return (ClusterState) Proxy.newProxyInstance(ClusterState.class.getClassLoader(),
+                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
+                    try {
+                        Object result = method.invoke(state, args);
+                        return result instanceof NodeState s ? new NodeState(s.name(), s.registered(), s.devices(),
+                                s.annotations(), s.pairScores(), s.charges(), null) : result;
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}

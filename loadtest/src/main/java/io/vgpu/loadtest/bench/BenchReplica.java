@@ -1,0 +1,171 @@
+package io.vgpu.loadtest.bench;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.GatewayConfig;
+import io.vgpu.gateway.core.accounting.AccountingFeed;
+import io.vgpu.gateway.core.accounting.PodTracker;
+import io.vgpu.gateway.core.filter.FilterConfig;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.port.ClusterEvents;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.Readiness;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.core.webhook.WebhookDecider;
+import io.vgpu.gateway.extender.BindHandler;
+import io.vgpu.gateway.extender.ExtenderReplies;
+import io.vgpu.gateway.extender.FilterHandler;
+import io.vgpu.gateway.http.ApiRoute;
+import io.vgpu.gateway.http.ExtenderRejections;
+import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.http.GatewayVerticle;
+import io.vgpu.gateway.http.GatewayVertx;
+import io.vgpu.gateway.http.InFlightLimiter;
+import io.vgpu.gateway.scheduling.BindService;
+import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.SchedulingConfig;
+import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.gateway.webhook.WebhookHandler;
+import io.vgpu.gateway.webhook.WebhookService;
+import com.hazelcast.config.Config;
+import io.vgpu.state.store.HazelcastClusterState;
+import io.vgpu.state.store.HazelcastMemberConfig;
+import io.vgpu.state.store.StoreConfig;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One gateway replica wired like {@code serve} (the same services, handlers, verticle, in-flight bounds, metrics and
+ * an embedded Hazelcast member with the production partition count), except that its Kubernetes ports are the
+ * {@link FastApiSink} instead of fabric8: {@code /webhook}, {@code /filter} and {@code /bind} on a free loopback
+ * port, plain HTTP, on a Vert.x instance of its own with one verticle instance per core, as {@code serve} deploys.
+ */
+final class BenchReplica implements AutoCloseable {
+
+    private static final long SWEEP_EVERY_MILLIS = 2_000;
+
+    private final Vertx vertx;
+    private final HazelcastClusterState state;
+    private final int port;
+
+    private BenchReplica(Vertx vertx, HazelcastClusterState state, int port) {
+        this.vertx = vertx;
+        this.state = state;
+        this.port = port;
+    }
+
+    /**
+     * Starts a replica (blocking: call it from the driver's thread, not an event loop).
+     *
+     * @param index      replica number, 0 first (names the replica)
+     * @param store      its Hazelcast member (the cluster name and member list make replicas find each other)
+     * @param sink       the Kubernetes stand-in; the replica subscribes to its events
+     * @param nodePolicy the default node policy
+     * @param gpuPolicy  the default GPU policy
+     */
+    static BenchReplica start(int index, StoreConfig store, FastApiSink sink, String nodePolicy, String gpuPolicy)
+            throws Exception {
+        Map<String, String> env = Map.of("VGPU_PLAIN_HTTP", "true", "VGPU_BIND_ADDRESS", "127.0.0.1",
+                "VGPU_HTTP_PORT", "0", "VGPU_METRICS_PORT", "0", "VGPU_NODE_SCHEDULER_POLICY", nodePolicy,
+                "VGPU_GPU_SCHEDULER_POLICY", gpuPolicy, "VGPU_SHUTDOWN_TIMEOUT", "1s", "POD_NAME", "bench-" + index);
+        GatewayConfig config = GatewayConfig.fromEnv(env);
+        Config member = HazelcastMemberConfig.build(store);
+        // the members are listed and on loopback: no need to wait before joining (as the store's tests do)
+        member.setProperty("hazelcast.wait.seconds.before.join", "0");
+        member.setProperty("hazelcast.logging.type", "slf4j");
+        HazelcastClusterState state = HazelcastClusterState.start(member);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Vertx vertx = GatewayVertx.create(registry);
+        try {
+            GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
+            NvidiaConfig nvidia = config.nvidia();
+            QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
+                    nvidia.effectiveMemoryFactor());
+            Clock clock = Clock.systemUTC();
+            sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
+                    new StateIngest(state, NodeHealth.ALWAYS, clock))));
+            SchedulingConfig scheduling = SchedulingConfig.DEFAULTS;
+            EventSink events = EventSink.NONE;
+            FilterService filter = new FilterService(new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
+                    config.gpuSchedulerPolicy())), state, quotas, sink, events, scheduling, clock);
+            BindService bind = new BindService(vertx, sink, state, sink, sink, events, new RequestDeriver(nvidia),
+                    scheduling, clock);
+            List<ApiRoute> routes = new ArrayList<>();
+            WebhookHandler webhook = new WebhookHandler(new WebhookService(new WebhookDecider(config.webhookConfig()),
+                    quotas, config.webhookFailurePolicy(), config.webhookMaxBodyBytes()), metrics);
+            routes.add(new ApiRoute("/webhook", config.webhookMaxBodyBytes(), limiter("/webhook", config, metrics),
+                    webhook, webhook));
+            routes.add(new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES, limiter("/filter", config, metrics),
+                    new FilterHandler(filter, metrics), ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES)));
+            routes.add(new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES, limiter("/bind", config, metrics),
+                    new BindHandler(bind, metrics), ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES)));
+            List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
+            vertx.deployVerticle(() -> {
+                GatewayVerticle v = new GatewayVerticle(config, routes, Readiness.ALWAYS);
+                deployed.add(v);
+                return v;
+            }, new DeploymentOptions().setInstances(Runtime.getRuntime().availableProcessors()))
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
+            state.ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            return new BenchReplica(vertx, state, deployed.get(0).actualPort());
+        } catch (Exception | Error e) {
+            vertx.close();
+            state.shutdown();
+            throw e;
+        }
+    }
+
+    private static InFlightLimiter limiter(String path, GatewayConfig config, GatewayMetrics metrics) {
+        InFlightLimiter limiter = new InFlightLimiter(path, config.maxInFlight());
+        metrics.inFlight(limiter);
+        return limiter;
+    }
+
+    /** The replica's API port on 127.0.0.1. */
+    int port() {
+        return port;
+    }
+
+    /** Its shared-state member. */
+    HazelcastClusterState state() {
+        return state;
+    }
+
+    /** Waits until this replica's local view holds {@code nodes} registered nodes. */
+    void awaitNodes(int nodes, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (state.nodes().size() < nodes) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + state.nodes().size() + " of " + nodes
+                        + " nodes registered after " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // closing anyway
+        }
+        try {
+            state.shutdown().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // the member is gone or going
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.vgpu.loadtest.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** The benchmark's results: {@code benchmark.json} and the Markdown tables of docs/benchmarks.md. */
+final class BenchReport {
+
+    private final Map<String, Object> machine;
+    private final BenchSizes sizes;
+    private final List<Row> rows;
+    private final Map<String, Object> heap;
+    private final double seconds;
+
+    BenchReport(Map<String, Object> machine, BenchSizes sizes, List<Row> rows, Map<String, Object> heap,
+                double seconds) {
+        this.machine = machine;
+        this.sizes = sizes;
+        this.rows = List.copyOf(rows);
+        this.heap = heap;
+        this.seconds = seconds;
+    }
+
+    /** Rows where nothing succeeded (a broken run rather than a slow one). */
+    List<String> brokenRows() {
+        return rows.stream().filter(r -> r.ok() == 0).map(Row::id).toList();
+    }
+
+    void writeJson(Path file) throws IOException {
+        ObjectNode root = BenchHttp.JSON.createObjectNode();
+        root.put("schema", "vgpu-benchmark/v1");
+        root.set("machine", BenchHttp.JSON.valueToTree(machine));
+        root.put("sizes", sizes.toString());
+        root.put("seconds", Benchmark.round(seconds));
+        ArrayNode array = root.putArray("rows");
+        for (Row r : rows) {
+            ObjectNode o = array.addObject();
+            o.put("id", r.id()).put("title", r.title()).put("ok", r.ok()).put("seconds", Benchmark.round(r.seconds()))
+                    .put("throughputPerSecond", Benchmark.round(r.throughput()));
+            o.set("errors", BenchHttp.JSON.valueToTree(new TreeMap<>(r.errors())));
+            o.set("latencyMillis", BenchHttp.JSON.valueToTree(r.latency()));
+            ObjectNode steps = o.putObject("stepLatencyMillis");
+            r.steps().forEach((k, v) -> steps.set(k, BenchHttp.JSON.valueToTree(v)));
+            r.extra().forEach((k, v) -> o.set(k, BenchHttp.JSON.valueToTree(v)));
+        }
+        root.set("heap", BenchHttp.JSON.valueToTree(heap));
+        ArrayNode targets = root.putArray("targets");
+        for (Target t : targets()) {
+            targets.addObject().put("target", t.target()).put("measured", t.measured()).put("met", t.met());
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        BenchHttp.JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), root);
+    }
+
+    void writeMarkdown(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, markdown(), StandardCharsets.UTF_8);
+    }
+
+    String markdown() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "Machine: %s cores (%s), %s GiB RAM, %s, %s; driver JVM `%s`. Run took "
+                        + "%.0f s.%n%n", machine.get("cores"), machine.get("cpu"), machine.get("memoryGiB"),
+                machine.get("os"), machine.get("java"), machine.get("jvmArgs"), seconds));
+        targetsTable(b);
+        filterTable(b);
+        cycleTable(b, "Filter + bind cycle, fast API sink (spread node policy)", "cycle-");
+        cycleTable(b, "Filter + bind cycle, binpack node policy (the node lock bound)", "binpack-");
+        cycleTable(b, "Filter + bind cycle, fabric8 mock API server", "mock-");
+        heapTable(b);
+        return b.toString();
+    }
+
+    private void targetsTable(StringBuilder b) {
+        b.append("| target | measured | met |\n|---|---|---|\n");
+        for (Target t : targets()) {
+            b.append("| ").append(t.target()).append(" | ").append(t.measured()).append(" | ")
+                    .append(t.met() ? "yes" : "**no**").append(" |\n");
+        }
+        b.append('\n');
+    }
+
+    private void filterTable(StringBuilder b) {
+        List<Row> filters = rows.stream().filter(r -> r.id().startsWith("filter-")).toList();
+        if (filters.isEmpty()) {
+            return;
+        }
+        b.append("#### /filter, NodeNames mode, 1 replica, fast API sink, 1 stream\n\n");
+        b.append("| nodes × 8 GPUs | gateway p50 / p99 / p99.9 (ms) | req/s | bare endpoint p50 / p99 / p99.9 (ms) "
+                + "| bare req/s | p50 ratio | p99 ratio | errors |\n|---|---|---|---|---|---|---|---|\n");
+        for (Row r : filters) {
+            Optional<Row> c = row("ceiling-" + r.id());
+            b.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %.0f | %s× | %s× | %d |%n",
+                    r.extra().get("nodes"), lat(r.latency()), r.throughput(), c.map(x -> lat(x.latency())).orElse("-"),
+                    c.map(Row::throughput).orElse(0.0), r.extra().get("ratioP50ToCeiling"),
+                    r.extra().get("ratioP99ToCeiling"), r.errorCount()));
+        }
+        b.append('\n');
+    }
+
+    private void cycleTable(StringBuilder b, String title, String prefix) {
+        List<Row> cycles = rows.stream().filter(r -> r.id().startsWith(prefix)).toList();
+        if (cycles.isEmpty()) {
+            return;
+        }
+        b.append("#### ").append(title).append("\n\n");
+        b.append("| replicas | K | device plugin | decisions/s | vs bare | loss vs 1 replica | cycle p50 / p99 / p99.9 (ms) "
+                + "| filter p50 / p99 (ms) | bind p50 / p99 (ms) | fan-out per replica | errors |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Row r : cycles) {
+            Samples.Latency f = r.steps().get("filter");
+            Samples.Latency bi = r.steps().get("bind");
+            Object delay = r.extra().get("devicePluginMillis");
+            Object events = r.extra().get("fanOutEventsPerSecond");
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |%n",
+                    r.extra().get("replicas"), r.extra().get("streams"), delay == null ? "simulated, 0 ms" : delay + " ms",
+                    r.throughput(), pct(r.extra().get("ratioToCeiling")), pct(r.extra().get("lossVs1Replica")),
+                    lat(r.latency()), lat2(f), lat2(bi),
+                    events == null ? "-" : String.format(Locale.ROOT, "%.0f ev/s, %s/s", ((Number) events).doubleValue(),
+                            bytes(((Number) r.extra().get("fanOutBytesPerSecondPerReplica")).doubleValue())),
+                    errors(r)));
+        }
+        List<Row> ceilings = prefix.equals("cycle-") ? rows.stream().filter(r -> r.id().startsWith("ceiling-cycle"))
+                .toList() : List.of();
+        for (Row c : ceilings) {
+            b.append(String.format(Locale.ROOT, "%nBare endpoint, same filter + bind payloads, K=%s: %.0f cycles/s, "
+                    + "cycle p50 / p99 / p99.9 %s ms.", c.extra().get("streams"), c.throughput(), lat(c.latency())));
+        }
+        b.append("\n\n");
+    }
+
+    private void heapTable(StringBuilder b) {
+        if (heap.isEmpty()) {
+            return;
+        }
+        b.append("#### Heap of one replica (own JVM, ").append(heap.get("jvm")).append(")\n\n");
+        b.append("| nodes | GPUs | placed pods | used heap after full GC: member started | + nodes | + pods |\n"
+                + "|---|---|---|---|---|---|\n");
+        Object used = heap.get("usedAfterGcMiB");
+        com.fasterxml.jackson.databind.JsonNode u = (com.fasterxml.jackson.databind.JsonNode) used;
+        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f MiB | %.0f MiB | **%.0f MiB** |%n%n",
+                heap.get("nodes"), heap.get("gpus"), heap.get("pods"), u.path("member").asDouble(),
+                u.path("nodes").asDouble(), u.path("nodesAndPods").asDouble()));
+    }
+
+    /**
+     * One target of the issue and the figure measured for it.
+     *
+     * @param target   the target in words
+     * @param measured the figure
+     * @param met      whether it was met
+     */
+    record Target(String target, String measured, boolean met) {
+    }
+
+    List<Target> targets() {
+        List<Target> out = new ArrayList<>();
+        Optional<Row> filter5k = row("filter-5000");
+        filter5k.ifPresent(r -> {
+            out.add(new Target("/filter at 5,000 nodes: p50 ≤ 0.5 ms", ms(r.latency().p50()), r.latency().p50() <= 0.5));
+            out.add(new Target("/filter at 5,000 nodes: p99 ≤ 2 ms", ms(r.latency().p99()), r.latency().p99() <= 2));
+            double ratio = ((Number) r.extra().get("ratioP50ToCeiling")).doubleValue();
+            out.add(new Target("/filter at 5,000 nodes: cost ≤ 3× the bare endpoint (p50)",
+                    String.format(Locale.ROOT, "%.2f×", ratio), ratio <= 3));
+        });
+        Optional<Row> best = rows.stream().filter(r -> r.id().startsWith("cycle-r1-") && r.id().endsWith("-d0"))
+                .max((a, c) -> Double.compare(a.throughput(), c.throughput()));
+        best.ifPresent(r -> out.add(new Target("≥ 1,000 filter+bind decisions/s, 1 replica, fast API sink",
+                String.format(Locale.ROOT, "%.0f/s (K=%s)", r.throughput(), r.extra().get("streams")),
+                r.throughput() >= 1000)));
+        rows.stream().filter(r -> r.id().startsWith("cycle-r3-") && r.extra().containsKey("lossVs1Replica"))
+                .forEach(r -> {
+                    double loss = ((Number) r.extra().get("lossVs1Replica")).doubleValue();
+                    out.add(new Target("3 replicas lose ≤ 20 % of 1-replica throughput (K=" + r.extra().get("streams")
+                            + ", device plugin " + r.extra().get("devicePluginMillis") + " ms)", pct(loss), loss <= 0.2));
+                });
+        if (heap.get("usedAfterGcMiB") instanceof com.fasterxml.jackson.databind.JsonNode u) {
+            double mib = u.path("nodesAndPods").asDouble();
+            out.add(new Target("heap ≤ 512 MiB at " + heap.get("nodes") + " nodes / " + heap.get("pods") + " pods",
+                    String.format(Locale.ROOT, "%.0f MiB", mib), mib <= 512));
+        }
+        return out;
+    }
+
+    private Optional<Row> row(String id) {
+        return rows.stream().filter(r -> r.id().equals(id)).findFirst();
+    }
+
+    private static String lat(Samples.Latency l) {
+        return String.format(Locale.ROOT, "%s / %s / %s", num(l.p50()), num(l.p99()), num(l.p999()));
+    }
+
+    private static String lat2(Samples.Latency l) {
+        return l == null ? "-" : String.format(Locale.ROOT, "%s / %s", num(l.p50()), num(l.p99()));
+    }
+
+    private static String num(double ms) {
+        return ms >= 100 ? String.format(Locale.ROOT, "%.0f", ms)
+                : ms >= 10 ? String.format(Locale.ROOT, "%.1f", ms) : String.format(Locale.ROOT, "%.2f", ms);
+    }
+
+    private static String ms(double ms) {
+        return num(ms) + " ms";
+    }
+
+    private static String pct(Object fraction) {
+        return fraction == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * ((Number) fraction).doubleValue());
+    }
+
+    private static String bytes(double perSecond) {
+        return perSecond >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", perSecond / (1 << 20))
+                : String.format(Locale.ROOT, "%.0f KiB", perSecond / 1024);
+    }
+
+    private static String errors(Row r) {
+        if (r.errors().isEmpty()) {
+            return "0";
+        }
+        StringBuilder s = new StringBuilder();
+        new TreeMap<>(r.errors()).forEach((k, v) -> s.append(s.isEmpty() ? "" : "; ").append(v).append(" × ")
+                .append(k.replace("|", "/")));
+        return s.toString();
+    }
+}

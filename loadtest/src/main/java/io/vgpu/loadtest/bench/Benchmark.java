@@ -1,0 +1,302 @@
+package io.vgpu.loadtest.bench;
+
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.simulate.ClusterGenerator;
+import io.vgpu.gateway.simulate.ClusterSpec;
+import io.vgpu.gateway.simulate.GpuModel;
+import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.store.StoreConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The benchmark driver (issue 6, docs/benchmarks.md): in ONE run, with the same request payloads,
+ * <ol>
+ *   <li>the ceiling: a bare Vert.x endpoint that only decodes and answers ({@link CeilingServer});</li>
+ *   <li>{@code /filter} at 500, 5,000 and 10,000 nodes × 8 GPUs (NodeNames mode), one replica on the fast API
+ *       sink;</li>
+ *   <li>the filter + bind cycle with 1 and 3 replicas and K = 1 and K = 3 kube-scheduler streams, on the fast API
+ *       sink with the device plugin releasing each node lock 0 ms and 200 ms after the Binding (spread node policy;
+ *       and the binpack lock bound);</li>
+ *   <li>the same cycle against the fabric8 mock API server (the gateway as {@code simulate} runs it, informers,
+ *       simulated device plugin);</li>
+ *   <li>the heap of one replica at 10,000 nodes / 200,000 placed pods under {@code -Xmx512m} ({@link HeapProbe},
+ *       its own JVM).</li>
+ * </ol>
+ * Writes {@code --out} (JSON) and {@code --markdown} (the tables of docs/benchmarks.md). {@code --smoke} runs every
+ * part at small sizes for about a second each, to keep the driver from rotting (CI). {@code --only} picks parts:
+ * {@code filter,cycle,binpack,mock,heap}.
+ */
+public final class Benchmark {
+
+    private static final List<GpuModel> MODELS = List.of(GpuModel.byName("A100-SXM4-80GB"), GpuModel.byName("H100"),
+            GpuModel.byName("L4"), GpuModel.byName("T4"));
+
+    private final BenchSizes sizes;
+    private final List<Row> rows = new ArrayList<>();
+    private final Map<String, Object> heap = new LinkedHashMap<>();
+
+    private Benchmark(BenchSizes sizes) {
+        this.sizes = sizes;
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchArgs parsed = BenchArgs.parse(args);
+        Logs.quiet();
+        BenchSizes sizes = parsed.smoke() ? BenchSizes.SMOKE : BenchSizes.FULL;
+        Benchmark bench = new Benchmark(sizes);
+        long t0 = System.nanoTime();
+        bench.runAll(parsed);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        BenchReport report = new BenchReport(Machine.describe(), sizes, bench.rows, bench.heap, seconds);
+        report.writeJson(parsed.out());
+        if (parsed.markdown() != null) {
+            report.writeMarkdown(parsed.markdown());
+        }
+        System.out.println(report.markdown());
+        System.out.printf(Locale.ROOT, "benchmark: %d rows in %.0f s; JSON %s%n", bench.rows.size(), seconds,
+                parsed.out());
+        List<String> broken = report.brokenRows();
+        if (!broken.isEmpty()) {
+            System.err.println("benchmark: no successful request in " + broken);
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private void runAll(BenchArgs args) throws Exception {
+        try (BenchHttp http = new BenchHttp()) {
+            if (args.wants("filter")) {
+                for (int n : args.filterNodes().isEmpty() ? sizes.filterNodes() : args.filterNodes()) {
+                    filterAt(http, n);
+                }
+            }
+            if (args.wants("cycle")) {
+                cycles(http);
+            }
+            if (args.wants("binpack")) {
+                binpack(http);
+            }
+            if (args.wants("mock")) {
+                mock(http);
+            }
+        }
+        if (args.wants("heap")) {
+            heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods()));
+        }
+    }
+
+    // ------------------------------------------------------------------ /filter at N nodes
+
+    private void filterAt(BenchHttp http, int nodeCount) throws Exception {
+        List<SyntheticNode> nodes = cluster(nodeCount);
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        progress("filter at %d nodes: ceiling", nodeCount);
+        Row ceiling;
+        try (CeilingServer bare = CeilingServer.start()) {
+            ceiling = ExtenderLoad.filterOnly("ceiling-filter-" + nodeCount, "bare endpoint, /filter payload of "
+                            + nodeCount + " nodes", http, new int[] {bare.port()}, new BenchPods("c" + nodeCount, names),
+                    1, sizes.filterTiming(), Future::succeededFuture);
+        }
+        rows.add(ceiling);
+        progress("filter at %d nodes: gateway", nodeCount);
+        try (Deployment d = Deployment.start(nodes, 1, Duration.ZERO, "binpack")) {
+            Row row = ExtenderLoad.filterOnly("filter-" + nodeCount, "/filter, " + nodeCount + " nodes x 8 GPUs, "
+                            + "1 replica, fast API sink", http, d.ports(), new BenchPods("f" + nodeCount, names), 1,
+                    sizes.filterTiming(), d::create);
+            rows.add(row.with("nodes", nodeCount)
+                    .with("ratioP50ToCeiling", ratio(row.latency().p50(), ceiling.latency().p50()))
+                    .with("ratioP99ToCeiling", ratio(row.latency().p99(), ceiling.latency().p99()))
+                    .with("ceilingThroughput", round(ceiling.throughput())));
+        }
+    }
+
+    // ------------------------------------------------------------------ filter + bind cycles
+
+    private void cycles(BenchHttp http) throws Exception {
+        int n = sizes.cycleNodes();
+        List<SyntheticNode> nodes = cluster(n);
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        Map<Integer, Row> ceilings = new LinkedHashMap<>();
+        for (int k : sizes.streams()) {
+            progress("cycle ceiling K=%d", k);
+            try (CeilingServer bare = CeilingServer.start()) {
+                Row c = ExtenderLoad.cycle("ceiling-cycle-k" + k, "bare endpoint, filter + bind payloads, " + n
+                        + " nodes, K=" + k, http, new int[] {bare.port()}, new BenchPods("cc" + k, names), k,
+                        sizes.cycleTiming(), Future::succeededFuture);
+                ceilings.put(k, c);
+                rows.add(c);
+            }
+        }
+        Map<String, Double> oneReplica = new LinkedHashMap<>();
+        for (long delay : sizes.delaysMillis()) {
+            for (int replicas : sizes.replicas()) {
+                for (int k : sizes.streams()) {
+                    String id = "cycle-r" + replicas + "-k" + k + "-d" + delay;
+                    progress("cycle %s", id);
+                    Row row = cycleRun(http, id, nodes, names, replicas, k, delay, "spread");
+                    row = row.with("ratioToCeiling", ratio(row.throughput(), ceilings.get(k).throughput()));
+                    if (replicas == 1) {
+                        oneReplica.put(k + "/" + delay, row.throughput());
+                    } else if (oneReplica.containsKey(k + "/" + delay)) {
+                        row = row.with("lossVs1Replica", round(1 - ratio(row.throughput(),
+                                oneReplica.get(k + "/" + delay))));
+                    }
+                    rows.add(row);
+                }
+            }
+        }
+    }
+
+    /** The binpack node policy: consecutive pods go to the same node, so its lock is what they wait for. */
+    private void binpack(BenchHttp http) throws Exception {
+        List<SyntheticNode> nodes = cluster(sizes.cycleNodes());
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        for (long delay : sizes.delaysMillis()) {
+            String id = "binpack-r1-k1-d" + delay;
+            progress("cycle %s", id);
+            rows.add(cycleRun(http, id, nodes, names, 1, 1, delay, "binpack"));
+        }
+    }
+
+    private Row cycleRun(BenchHttp http, String id, List<SyntheticNode> nodes, List<String> names, int replicas,
+                         int streams, long delayMillis, String nodePolicy) throws Exception {
+        try (Deployment d = Deployment.start(nodes, replicas, Duration.ofMillis(delayMillis), nodePolicy);
+             FanOutMeter fanOut = new FanOutMeter(d.replica(0).state())) {
+            Duration warmup = sizes.cycleTiming().warmup();
+            http.vertx().setTimer(Math.max(1, warmup.toMillis()), t -> fanOut.start());
+            Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas + " replica(s), K="
+                            + streams + ", device plugin " + delayMillis + " ms, " + nodePolicy + ", fast API sink",
+                    http, d.ports(), new BenchPods(id, names), streams, sizes.cycleTiming(), d::create);
+            fanOut.stop();
+            double eventsPerSecond = fanOut.events() / row.seconds();
+            return row.with("replicas", replicas).with("devicePluginMillis", delayMillis).with("nodePolicy", nodePolicy)
+                    .with("fanOutEventsPerSecond", round(eventsPerSecond))
+                    .with("fanOutMeanEventBytes", round(fanOut.meanEventBytes()))
+                    .with("fanOutBytesPerSecondPerReplica", round(eventsPerSecond * fanOut.meanEventBytes()))
+                    .with("apiWrites", d.sink().writes());
+        }
+    }
+
+    // ------------------------------------------------------------------ fabric8 mock API server
+
+    private void mock(BenchHttp http) throws Exception {
+        List<SyntheticNode> nodes = cluster(sizes.mockNodes());
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        for (int replicas : sizes.mockReplicas()) {
+            for (int k : sizes.streams()) {
+                String id = "mock-r" + replicas + "-k" + k;
+                progress("cycle %s", id);
+                try (MockApiDeployment d = MockApiDeployment.start(nodes, replicas)) {
+                    Function<PodSpec, Future<PodSpec>> create = pod -> http.post(d.apiServerPort(),
+                                    "/api/v1/namespaces/" + pod.namespace() + "/pods",
+                                    Buffer.buffer(BenchPods.podJson(pod)))
+                            .compose(r -> r.status() / 100 == 2 ? Future.succeededFuture(BenchPods.withUid(pod,
+                                    r.json().path("metadata").path("uid").asText(pod.uid())))
+                                    : Future.failedFuture("create: HTTP " + r.status()));
+                    Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas
+                                    + " replica(s), K=" + k + ", fabric8 mock API server, simulated device plugin",
+                            http, d.ports(), new BenchPods(id, names), k, sizes.cycleTiming(), create);
+                    rows.add(row.with("replicas", replicas).with("bindingsAnswered", d.bindings()));
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static List<SyntheticNode> cluster(int nodes) {
+        return ClusterGenerator.generate(new ClusterSpec(nodes, 8, MODELS, 10, 4), 42);
+    }
+
+    /** What the device plugin advertises to kubelet: deviceSplitCount virtual devices per GPU. */
+    static long virtualDevices(SyntheticNode node) {
+        Decoded<List<GpuDevice>> devices = NodeRegisterCodec.decode(
+                node.annotations().get(HamiAnnotations.NODE_NVIDIA_REGISTER));
+        return devices.isOk() ? devices.value().stream().mapToLong(GpuDevice::count).sum() : 0;
+    }
+
+    static StoreConfig store(String cluster, int port, List<String> members) {
+        return new StoreConfig(cluster, members, "127.0.0.1", port, 1, 0, 0);
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String newClusterName() {
+        return "vgpu-bench-" + UUID.randomUUID();
+    }
+
+    private static double ratio(double a, double b) {
+        return b == 0 ? 0 : round(a / b);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    private static void progress(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "bench: " + format + "%n", args);
+        System.out.flush();
+    }
+
+    /**
+     * The command line.
+     *
+     * @param smoke    small sizes, short windows
+     * @param out      the JSON file
+     * @param markdown the Markdown file, or null
+     * @param only     the parts to run (empty: all)
+     * @param filterNodes cluster sizes of the filter rows instead of the default ones (empty: the default)
+     */
+    record BenchArgs(boolean smoke, Path out, Path markdown, List<String> only, List<Integer> filterNodes) {
+
+        boolean wants(String part) {
+            return only.isEmpty() || only.contains(part);
+        }
+
+        static BenchArgs parse(String[] args) {
+            boolean smoke = false;
+            Path out = Path.of("loadtest/target/benchmark.json");
+            Path markdown = null;
+            List<String> only = List.of();
+            List<Integer> filterNodes = List.of();
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--smoke" -> smoke = true;
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--markdown" -> markdown = Path.of(args[++i]);
+                    case "--only" -> only = List.of(args[++i].split(","));
+                    case "--filter-nodes" -> filterNodes = java.util.Arrays.stream(args[++i].split(","))
+                            .map(Integer::valueOf).toList();
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (use --smoke, --out FILE, "
+                            + "--markdown FILE, --only filter,cycle,binpack,mock,heap, --filter-nodes 500,5000)");
+                }
+            }
+            return new BenchArgs(smoke, out, markdown, only, filterNodes);
+        }
+    }
+}

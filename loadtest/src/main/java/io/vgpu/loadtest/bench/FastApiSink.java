@@ -1,0 +1,280 @@
+package io.vgpu.loadtest.bench;
+
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.ClusterEvents;
+import io.vgpu.gateway.core.port.LockOutcome;
+import io.vgpu.gateway.core.port.NodeLockPort;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.port.ReleaseOutcome;
+import io.vgpu.gateway.core.port.WriteOutcome;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLock;
+import io.vgpu.state.codec.NodeLockCodec;
+import io.vgpu.gateway.core.nodelock.PodRef;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An in-process stand-in for the Kubernetes API server and the HAMi device plugin, as fast as a map: the
+ * benchmark's "fast API sink". It implements the gateway's Kubernetes ports ({@link PodWriter},
+ * {@link NodeLockPort}, {@link ClusterCache}) over two maps and plays the informers by delivering every change to
+ * the registered {@link ClusterEvents} listeners (one per replica: StateIngest and the quota feed), one event at a
+ * time on its own "watch" thread, as the informers would. After a Binding it plays the device plugin: once
+ * {@code allocateDelay} has passed it marks the pod {@code bind-phase=success} and removes the node lock, which the
+ * node event then carries to the replicas' shared-state lock.
+ *
+ * <p>All replicas share this one cache (their informers would each hold a copy of the same objects). Thread-safe:
+ * writes to one object are serialised by the map's compute.
+ */
+final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCloseable {
+
+    private final Map<String, NodeObservation> nodes = new ConcurrentHashMap<>();
+    private final Map<String, ObservedPod> pods = new ConcurrentHashMap<>();
+    private final List<ClusterEvents> listeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fast-sink-watch");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Duration allocateDelay;
+    private final AtomicLong version = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong allocated = new AtomicLong();
+
+    /** @param allocateDelay how long the device plugin takes from the Binding to releasing the node lock */
+    FastApiSink(Duration allocateDelay) {
+        this.allocateDelay = allocateDelay;
+    }
+
+    /** Adds a replica's informer listener; it first receives every node already known. */
+    void subscribe(ClusterEvents listener) {
+        listeners.add(listener);
+        List<NodeObservation> known = List.copyOf(nodes.values());
+        watch.execute(() -> known.forEach(listener::nodeUpserted));
+    }
+
+    /** The node object as the device plugin registered it. */
+    void createNode(String name, Map<String, String> annotations, long allocatableGpus) {
+        NodeObservation node = new NodeObservation(name, annotations, allocatableGpus, nextVersion());
+        nodes.put(name, node);
+        deliver(l -> l.nodeUpserted(node));
+    }
+
+    /** A pod created by the user (after admission), as the API server would store it. */
+    void createPod(PodSpec spec) {
+        ObservedPod pod = new ObservedPod(spec, "Pending", false, false, nextVersion());
+        pods.put(key(spec.namespace(), spec.name()), pod);
+        deliver(l -> l.podAdded(pod));
+    }
+
+    /** Every API write so far (patches, bindings, lock writes). */
+    long writes() {
+        return writes.get();
+    }
+
+    /** Pods the device plugin reported allocated. */
+    long allocated() {
+        return allocated.get();
+    }
+
+    /** Forgets every pod (between measured phases), without events. */
+    void forgetPods() {
+        pods.clear();
+    }
+
+    // ------------------------------------------------------------------ PodWriter
+
+    @Override
+    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+                                                                Map<String, String> labels) {
+        return CompletableFuture.completedFuture(patchPod(pod, annotations, labels, null));
+    }
+
+    @Override
+    public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+        return CompletableFuture.completedFuture(patchPod(pod, Map.of(HamiAnnotations.BIND_PHASE, phase,
+                HamiAnnotations.BIND_TIME, Long.toString(bindTimeSeconds)), Map.of(), null));
+    }
+
+    @Override
+    public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+        WriteOutcome write = patchPod(pod, Map.of(), Map.of(), node);
+        if (!write.ok()) {
+            return CompletableFuture.completedFuture(new BindOutcome.Failed(write));
+        }
+        watch.schedule(() -> allocate(pod, node), allocateDelay.toMillis(), TimeUnit.MILLISECONDS);
+        return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+    }
+
+    @Override
+    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+        ObservedPod p = pods.get(key(pod.namespace(), pod.name()));
+        boolean same = p != null && (pod.uid().isEmpty() || pod.uid().equals(p.spec().uid()));
+        return CompletableFuture.completedFuture(same ? Optional.of(p) : Optional.empty());
+    }
+
+    // ------------------------------------------------------------------ NodeLockPort
+
+    @Override
+    public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
+        LockOutcome[] outcome = new LockOutcome[1];
+        NodeObservation updated = nodes.computeIfPresent(node, (name, current) -> {
+            Decoded<NodeLock> held = current.lock() == null ? null : NodeLockCodec.parse(current.lock());
+            if (held != null && held.isOk() && !held.value().ownedBy(pod.namespace(), pod.name())) {
+                outcome[0] = new LockOutcome.Contended("node " + node + " is locked by " + held.value().namespace()
+                        + "/" + held.value().name());
+                return current;
+            }
+            String value = NodeLockCodec.value(Instant.now(), ZoneOffset.UTC, pod.namespace(), pod.name());
+            outcome[0] = new LockOutcome.Acquired(held == null ? LockOutcome.How.FREE : LockOutcome.How.ALREADY_HELD,
+                    value);
+            return withLock(current, value);
+        });
+        if (updated == null) {
+            return CompletableFuture.completedFuture(new LockOutcome.Failed("nodes \"" + node + "\" not found"));
+        }
+        if (outcome[0] instanceof LockOutcome.Acquired) {
+            writes.incrementAndGet();
+            deliver(l -> l.nodeUpserted(updated));
+        }
+        return CompletableFuture.completedFuture(outcome[0]);
+    }
+
+    @Override
+    public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
+        return CompletableFuture.completedFuture(new ReleaseOutcome.Released(unlock(node, pod, skipOwnerCheck)));
+    }
+
+    // ------------------------------------------------------------------ ClusterCache
+
+    @Override
+    public Optional<ObservedPod> pod(String namespace, String name) {
+        return Optional.ofNullable(pods.get(key(namespace, name)));
+    }
+
+    @Override
+    public Optional<NodeObservation> node(String name) {
+        return Optional.ofNullable(nodes.get(name));
+    }
+
+    @Override
+    public Collection<NodeObservation> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    @Override
+    public boolean hasSynced() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        watch.shutdownNow();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The device plugin's Allocate: bind-phase=success, then the owner-checked lock release. */
+    private void allocate(PodKey pod, String node) {
+        patchPod(pod, Map.of(HamiAnnotations.BIND_PHASE, "success"), Map.of(), null);
+        allocated.incrementAndGet();
+        unlock(node, pod.ref(), false);
+    }
+
+    private boolean unlock(String node, PodRef pod, boolean skipOwnerCheck) {
+        boolean[] removed = new boolean[1];
+        NodeObservation updated = nodes.computeIfPresent(node, (name, current) -> {
+            Decoded<NodeLock> held = current.lock() == null ? null : NodeLockCodec.parse(current.lock());
+            if (held == null || !(skipOwnerCheck || !held.isOk() || held.value().legacy()
+                    || held.value().ownedBy(pod.namespace(), pod.name()))) {
+                return current;
+            }
+            removed[0] = true;
+            return withLock(current, null);
+        });
+        if (removed[0]) {
+            writes.incrementAndGet();
+            deliver(l -> l.nodeUpserted(updated));
+        }
+        return removed[0];
+    }
+
+    private NodeObservation withLock(NodeObservation node, String lock) {
+        Map<String, String> annotations = new HashMap<>(node.annotations());
+        if (lock == null) {
+            annotations.remove(HamiAnnotations.NODE_LOCK);
+        } else {
+            annotations.put(HamiAnnotations.NODE_LOCK, lock);
+        }
+        return new NodeObservation(node.name(), annotations, node.allocatableGpus(), nextVersion());
+    }
+
+    /** A merge patch of annotations and labels, and/or the Binding ({@code nodeName} non-null). */
+    private WriteOutcome patchPod(PodKey key, Map<String, String> annotations, Map<String, String> labels,
+                                  String nodeName) {
+        ObservedPod updated = pods.computeIfPresent(key(key.namespace(), key.name()), (k, current) -> {
+            PodSpec s = current.spec();
+            if (!key.uid().isEmpty() && !key.uid().equals(s.uid())) {
+                return current;
+            }
+            Map<String, String> a = new HashMap<>(s.annotations());
+            a.putAll(annotations);
+            Map<String, String> l = new HashMap<>(s.labels());
+            l.putAll(labels);
+            PodSpec spec = new PodSpec(s.name(), s.namespace(), s.uid(), s.schedulerName(),
+                    nodeName == null ? s.nodeName() : nodeName, s.runtimeClassName(), a, l, s.initContainers(),
+                    s.containers());
+            return new ObservedPod(spec, current.phase(), false, false, nextVersion());
+        });
+        if (updated == null || (!key.uid().isEmpty() && !key.uid().equals(updated.spec().uid()))) {
+            return new WriteOutcome.Refused(404, "pods \"" + key.name() + "\" not found");
+        }
+        writes.incrementAndGet();
+        deliver(l -> l.podUpdated(updated));
+        return new WriteOutcome.Written();
+    }
+
+    private void deliver(java.util.function.Consumer<ClusterEvents> event) {
+        if (listeners.isEmpty() || watch.isShutdown()) {
+            return;
+        }
+        watch.execute(() -> {
+            for (ClusterEvents l : listeners) {
+                try {
+                    event.accept(l);
+                } catch (RuntimeException e) {
+                    // an informer drops a listener's exception the same way
+                }
+            }
+        });
+    }
+
+    private String nextVersion() {
+        return Long.toString(version.incrementAndGet());
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+}

@@ -1,0 +1,149 @@
+package io.vgpu.loadtest.bench;
+
+import io.vgpu.gateway.core.Container;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.accounting.AccountingFeed;
+import io.vgpu.gateway.core.accounting.PodTracker;
+import io.vgpu.gateway.core.filter.Candidate;
+import io.vgpu.gateway.core.filter.FilterAnnotations;
+import io.vgpu.gateway.core.port.ClusterEvents;
+import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.gateway.simulate.ClusterGenerator;
+import io.vgpu.gateway.simulate.ClusterSpec;
+import io.vgpu.gateway.simulate.GpuModel;
+import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.store.HazelcastClusterState;
+import io.vgpu.state.store.StoreConfig;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The heap figure, run in a JVM of its own ({@code -Xmx512m}, forked by {@link Benchmark}): one gateway replica's
+ * state at {@code nodes} nodes × 8 GPUs and {@code pods} placed pods, built through the informer path (node and pod
+ * events into StateIngest and the quota feed, as the informers deliver them after a restart), plus the informers'
+ * trimmed caches (one {@link NodeObservation} per node, one {@link ObservedPod} per pod). Prints one JSON line:
+ * used heap after a full GC ({@link MemoryMXBean}) at three points: the started member, the registered nodes, the
+ * placed pods.
+ *
+ * <p>Usage: {@code HeapProbe <nodes> <pods>}.
+ */
+public final class HeapProbe {
+
+    private static final int BATCH = 5_000;
+
+    private HeapProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("hazelcast.logging.type", "none");
+        int nodeCount = Integer.parseInt(args[0]);
+        int podCount = Integer.parseInt(args[1]);
+        long t0 = System.nanoTime();
+        HazelcastClusterState state = HazelcastClusterState.start(new StoreConfig("vgpu-heap-" + UUID.randomUUID(),
+                List.of(), "127.0.0.1", 5701, 1, 0, 0));
+        state.ready().toCompletableFuture().join();
+        NvidiaConfig nvidia = NvidiaConfig.defaults();
+        QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
+                nvidia.effectiveMemoryFactor());
+        ClusterEvents ingest = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
+                new StateIngest(state, NodeHealth.ALWAYS, Clock.systemUTC())));
+        Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();
+        Map<String, ObservedPod> podCache = new ConcurrentHashMap<>();
+        long baseline = usedAfterGc();
+
+        List<SyntheticNode> nodes = ClusterGenerator.generate(new ClusterSpec(nodeCount, 8,
+                List.of(GpuModel.byName("A100-SXM4-80GB"), GpuModel.byName("H100"), GpuModel.byName("L4")), 10, 4), 7);
+        for (SyntheticNode n : nodes) {
+            NodeObservation o = new NodeObservation(n.name(), n.annotations(), 80, "1");
+            nodeCache.put(n.name(), o);
+            ingest.nodeUpserted(o);
+        }
+        while (state.nodes().size() < nodeCount) {
+            Thread.sleep(50);
+        }
+        long withNodes = usedAfterGc();
+
+        for (int from = 0; from < podCount; from += BATCH) {
+            int to = Math.min(podCount, from + BATCH);
+            for (int i = from; i < to; i++) {
+                ObservedPod pod = placedPod(i, nodes, state);
+                podCache.put(pod.spec().namespace() + "/" + pod.spec().name(), pod);
+                ingest.podAdded(pod);
+            }
+            awaitCharged(state, nodes, to);
+        }
+        long withPods = usedAfterGc();
+        long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+        System.out.printf(Locale.ROOT, "{\"nodes\":%d,\"gpus\":%d,\"pods\":%d,\"heapMaxMiB\":%.1f,"
+                        + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"nodesAndPods\":%.1f},"
+                        + "\"podCache\":%d,\"nodeCache\":%d,\"seconds\":%.1f}%n", nodeCount, nodeCount * 8, podCount,
+                mib(max), mib(baseline), mib(withNodes), mib(withPods), podCache.size(), nodeCache.size(),
+                (System.nanoTime() - t0) / 1e9);
+        state.shutdown().toCompletableFuture().join();
+        System.exit(0);
+    }
+
+    /** Pod {@code i}, bound and allocated: 1 GPU, 1–4 GiB, 20 pods per node spread over its 8 GPUs. */
+    private static ObservedPod placedPod(int i, List<SyntheticNode> nodes, HazelcastClusterState state) {
+        SyntheticNode node = nodes.get(i % nodes.size());
+        NodeState registered = state.nodeState(node.name());
+        GpuDevice gpu = registered.devices().get((i / nodes.size()) % registered.devices().size());
+        int mem = 1024 * (1 + i % 4);
+        ContainerDevice device = new ContainerDevice(gpu.index(), gpu.id(), "NVIDIA", mem, 0);
+        Candidate chosen = new Candidate(node.name(), 0, new PodAllocation(List.of(List.of(device)), 0), List.of());
+        Map<String, String> annotations = new HashMap<>(FilterAnnotations.annotations(chosen, 1_767_225_600L));
+        annotations.put(HamiAnnotations.BIND_PHASE, "success");
+        String name = String.format("train-%06d", i);
+        PodSpec spec = new PodSpec(name, "team-" + (i % 50), String.format("00000000-0000-4000-8000-%012d", i),
+                "hami-scheduler", node.name(), null, annotations, FilterAnnotations.labels(chosen), List.of(),
+                List.of(new Container("main", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
+                        Integer.toString(mem)), Map.of(), false, List.of())));
+        return new ObservedPod(spec, "Running", false, true, Integer.toString(i));
+    }
+
+    private static void awaitCharged(HazelcastClusterState state, List<SyntheticNode> nodes, int pods)
+            throws InterruptedException {
+        while (true) {
+            long charged = 0;
+            for (SyntheticNode n : nodes) {
+                NodeState s = state.nodeState(n.name());
+                charged += s == null ? 0 : s.charges().size();
+            }
+            if (charged >= pods) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static long usedAfterGc() throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
+    private static double mib(long bytes) {
+        return bytes / (1024.0 * 1024.0);
+    }
+}
