@@ -17,6 +17,7 @@ import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.debug.DebugStateHandler;
 import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -74,8 +75,10 @@ final class GatewayAssembly {
      * @param readiness what {@code /readyz} checks
      * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
+     * @param debugPages read-only pages for the metrics listener ({@code /debug/state})
      */
-    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, Runnable closer) {
+    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, Runnable closer,
+                 Map<String, Handler<RoutingContext>> debugPages) {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
@@ -86,7 +89,8 @@ final class GatewayAssembly {
                 nvidia.effectiveMemoryFactor());
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
-            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, () -> { }));
+            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, () -> { },
+                    Map.of()));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
                 .compose(state -> wire(vertx, config, cluster, metrics, prometheus, quotas, state));
@@ -105,20 +109,28 @@ final class GatewayAssembly {
         KubeEventRecorder events = new KubeEventRecorder(api, schedulerName, 64, clock);
         HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
 
+        StateIngest ingest = new StateIngest(state, health(handshake), clock);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
-                new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, health(handshake), clock)));
+                new AccountingFeed(new PodTracker(quotas), quotas), ingest));
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
-                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners);
+                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true, cluster.informerDelay()),
+                listeners);
+        KubePodWriter podWriter = new KubePodWriter(api);
+        // keys this replica now owns (migration, promotion, lost partition): re-ingest them from the caches
+        state.onResync(keys -> ingest.resync(keys, informers, podWriter).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("resync failed: {}", e.toString());
+            }
+        }));
 
         SchedulingConfig scheduling = new SchedulingConfig(cluster.reservationTtl(),
                 SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
                 SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
         FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
-                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, new KubePodWriter(api),
-                events, scheduling, clock);
+                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
+                events, scheduling, clock, metrics);
         BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
-                new KubePodWriter(api), events, new RequestDeriver(config.nvidia()), scheduling, clock);
+                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);
@@ -136,6 +148,8 @@ final class GatewayAssembly {
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
+        DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
+                clock);
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
@@ -154,7 +168,8 @@ final class GatewayAssembly {
                 ExtenderReplies.MAX_BODY_BYTES)));
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES)));
-        return Future.succeededFuture(new Parts(routes, readiness, quotas, closer));
+        return Future.succeededFuture(new Parts(routes, readiness, quotas, closer,
+                Map.of("/debug/state", debugState)));
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

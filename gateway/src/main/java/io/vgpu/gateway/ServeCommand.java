@@ -106,7 +106,6 @@ final class ServeCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
-        MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(), registry);
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
         return GatewayAssembly.start(vertx, config, cluster, metrics, registry.getPrometheusRegistry())
@@ -114,6 +113,8 @@ final class ServeCommand implements Callable<Integer> {
                     List<ApiRoute> routes = new ArrayList<>();
                     routes.add(webhookRoute(config, metrics, parts.quotas()));
                     routes.addAll(parts.routes());
+                    MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
+                            registry, parts.debugPages());
                     return vertx.deployVerticle(metricsVerticle)
                             .compose(id -> vertx.deployVerticle(() -> {
                                 GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness());

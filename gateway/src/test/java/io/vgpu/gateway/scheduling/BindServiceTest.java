@@ -242,6 +242,11 @@ class BindServiceTest {
             }
 
             @Override
+            public Collection<ObservedPod> pods() {
+                return pod.map(List::of).orElse(List.of());
+            }
+
+            @Override
             public boolean hasSynced() {
                 return true;
             }
