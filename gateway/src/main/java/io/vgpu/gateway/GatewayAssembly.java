@@ -64,6 +64,7 @@ final class GatewayAssembly {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
     private static final long SWEEP_EVERY_MILLIS = 2_000;
     private static final long HANDSHAKE_EVERY_MILLIS = 15_000;
+    private static final long REPAIR_EVERY_MILLIS = 30_000;
 
     private GatewayAssembly() {
     }
@@ -130,7 +131,7 @@ final class GatewayAssembly {
                 config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
                 events, scheduling, clock, metrics);
         BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
-                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock);
+                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);
@@ -146,6 +147,9 @@ final class GatewayAssembly {
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
         long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
+        // a safety net for charges whose delete event was lost (owner changes are resynced at once already)
+        long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
+                id -> ingest.releaseVanished(state::ownsNode, informers, podWriter));
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
@@ -154,6 +158,7 @@ final class GatewayAssembly {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
+            vertx.cancelTimer(vanished);
             informers.close();
             api.close();
             client.close();

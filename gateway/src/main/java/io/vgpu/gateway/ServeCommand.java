@@ -128,7 +128,12 @@ final class ServeCommand implements Callable<Integer> {
                                 return Future.failedFuture(e);
                             });
                 })
-                .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e)));
+                .recover(e -> {
+                    // fail now: a future chained on close() would complete on the event loop close() terminates,
+                    // and the caller would only see a start timeout instead of this cause
+                    vertx.close();
+                    return Future.failedFuture(e);
+                });
     }
 
     private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {

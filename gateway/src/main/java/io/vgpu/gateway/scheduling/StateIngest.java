@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -58,14 +59,15 @@ import java.util.function.Predicate;
  * (migration, promotion after a member died, partition loss), since events for them may have been dropped
  * while another replica owned them or lost with a dead owner:
  * <pre>
- *   moved keys ──► every cached pod charged there: ingest again (bound ⇒ observeBound, finished ⇒ release)
+ *   moved keys ──► (wait until the informers have listed)
+ *              ──► every cached pod charged there: ingest again (bound ⇒ observeBound, finished ⇒ release)
  *              ──► every Bound charge there whose pod the cache lacks: live read; gone ⇒ release
  *              ──► when all of that is stored: every cached node there: ingest again (register)
  * </pre>
  * Pods go first: after a partition loss the node key is absent, which refuses reservations, and it becomes
  * eligible again only when its registration is re-applied, i.e. after its bound pods are charged again.
  */
-public final class StateIngest implements ClusterEvents {
+public final class StateIngest implements ClusterEvents, LockReleases {
 
     private static final Logger LOG = LoggerFactory.getLogger(StateIngest.class);
 
@@ -74,12 +76,15 @@ public final class StateIngest implements ClusterEvents {
      * must not release it.
      */
     static final long LOCK_GRACE_MILLIS = 5_000;
+    private static final long RESYNC_WAIT_MILLIS = 250;
 
     private final ClusterState state;
     private final NodeHealth health;
     private final Clock clock;
-    /** Last lock annotation seen per node (informer events arrive one at a time). */
+    /** Last lock annotation seen per node, every node (informer events arrive one at a time). */
     private final Map<String, String> lastLock = new ConcurrentHashMap<>();
+    /** Per node, the last lock annotation seen to go away, every node. */
+    private final Map<String, String> lastReleased = new ConcurrentHashMap<>();
 
     /**
      * @param state  the shared state to feed
@@ -94,6 +99,7 @@ public final class StateIngest implements ClusterEvents {
 
     @Override
     public void nodeUpserted(NodeObservation node) {
+        String seenBefore = trackLock(node);
         if (!state.ownsNode(node.name())) {
             return;
         }
@@ -112,12 +118,13 @@ public final class StateIngest implements ClusterEvents {
                 }
             });
         }
-        releaseLockWhenAnnotationGone(node);
+        releaseLockWhenAnnotationGone(node, seenBefore);
     }
 
     @Override
     public void nodeDeleted(NodeObservation lastKnown) {
         lastLock.remove(lastKnown.name());
+        lastReleased.remove(lastKnown.name());
         health.forget(lastKnown.name());
         if (state.ownsNode(lastKnown.name())) {
             logFailure("remove node " + lastKnown.name(), state.removeNode(lastKnown.name()));
@@ -143,35 +150,74 @@ public final class StateIngest implements ClusterEvents {
      * @param pods  for live reads of pods the cache lacks (charges whose pod vanished unseen are released)
      */
     public CompletionStage<Void> resync(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+        if (!cache.hasSynced()) {
+            // a replica that has just joined gets keys before its informers have listed: wait for the list, or a
+            // pod deleted meanwhile would keep its charge
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(RESYNC_WAIT_MILLIS,
+                    TimeUnit.MILLISECONDS, Runnable::run)).thenCompose(x -> resync(keys, cache, pods));
+        }
         Map<String, NodeObservation> nodes = new HashMap<>();
         cache.nodes().forEach(n -> {
             if (keys.test(n.name())) {
                 nodes.put(n.name(), n);
             }
         });
-        Set<String> cachedUids = new HashSet<>();
         List<CompletableFuture<?>> charged = new ArrayList<>();
         for (ObservedPod pod : cache.pods()) {
-            cachedUids.add(pod.spec().uid());
             String node = chargedNode(pod.spec());
             if (node != null && keys.test(node)) {
-                charged.add(settled(ingestPod(pod)));
+                charged.add(settled(reingest(pod, node, pods)));
             }
         }
-        Set<String> stateNodes = new HashSet<>(nodes.keySet());
-        state.nodes().forEach(v -> {
-            if (keys.test(v.name())) {
-                stateNodes.add(v.name());
-            }
-        });
-        for (String node : stateNodes) {
-            charged.add(settled(releaseVanished(node, cachedUids, pods)));
-        }
-        if (!nodes.isEmpty() || !charged.isEmpty()) {
-            LOG.info("resync: {} moved node(s) with {} cached pod(s) re-ingested", stateNodes.size(), charged.size());
+        charged.add(settled(releaseVanished(keys, cache, pods)));
+        if (!nodes.isEmpty() || charged.size() > 1) {
+            LOG.info("resync: {} moved node(s), {} cached pod(s) charged there re-ingested", nodes.size(),
+                    charged.size() - 1);
         }
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
                 .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
+    }
+
+    /**
+     * Releases the Bound charges on the nodes {@code keys} selects (and this replica owns) whose pod the informer
+     * cache does not hold and the API server says is gone: charges whose delete event was lost (it arrived while the
+     * key changed owner, or its owner died before applying it). A pod the cache lacks but the API still has (a
+     * lagging cache) keeps its charge. Call it after a resync and periodically. Returns at once.
+     */
+    public CompletionStage<Void> releaseVanished(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+        if (!cache.hasSynced()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Set<String> cachedUids = new HashSet<>();
+        cache.pods().forEach(p -> cachedUids.add(p.spec().uid()));
+        Set<String> nodes = new HashSet<>();
+        state.nodes().forEach(v -> nodes.add(v.name()));
+        cache.nodes().forEach(n -> nodes.add(n.name()));
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        for (String node : nodes) {
+            if (keys.test(node)) {
+                releases.add(settled(releaseVanished(node, cachedUids, pods)));
+            }
+        }
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Re-ingests one cached pod of a moved key. A bound pod whose charge is missing or differs is first read live:
+     * the cache may lag (a slow watch), and charging a pod that is gone already would leave a charge nobody
+     * releases; a charge that matches the cache needs nothing.
+     */
+    private CompletionStage<?> reingest(ObservedPod cached, String node, PodWriter pods) {
+        PodAllocation allocation = allocation(cached.spec());
+        NodeState current = state.nodeState(node);
+        PodCharge charge = current == null ? null : current.charge(cached.spec().uid());
+        boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());
+        if (cached.finished() || !bound || allocation == null
+                || (charge instanceof PodCharge.Bound b && b.allocation().equals(allocation))) {
+            return ingestPod(cached);
+        }
+        return pods.readPod(cached.key()).thenCompose(live -> live.isPresent()
+                ? ingestPod(live.get()) : CompletableFuture.completedFuture(null));
     }
 
     /** Bound charges on {@code node} whose pod the cache does not hold: released when the API says it is gone. */
@@ -262,8 +308,7 @@ public final class StateIngest implements ClusterEvents {
      * disappeared must name the holder: an observation that lags (a slow watch) may show an earlier holder's
      * annotation going away while a later holder's is not visible yet.
      */
-    private void releaseLockWhenAnnotationGone(NodeObservation node) {
-        String seenBefore = node.lock() == null ? lastLock.remove(node.name()) : lastLock.put(node.name(), node.lock());
+    private void releaseLockWhenAnnotationGone(NodeObservation node, String seenBefore) {
         if (node.lock() != null) {
             return;
         }
@@ -278,6 +323,33 @@ public final class StateIngest implements ClusterEvents {
         if (released) {
             logFailure("unlock node " + node.name(), state.unlockNode(node.name(), holder.namespace(), holder.name()));
         }
+    }
+
+    /** Follows the node's lock annotation (every node, owned or not); returns the value it had before. */
+    private String trackLock(NodeObservation node) {
+        if (node.lock() != null) {
+            return lastLock.put(node.name(), node.lock());
+        }
+        String seenBefore = lastLock.remove(node.name());
+        if (seenBefore != null) {
+            lastReleased.put(node.name(), seenBefore);
+        }
+        return seenBefore;
+    }
+
+    /**
+     * The annotation this replica last saw go away on {@code node} names {@code holder} and was written after the
+     * holder took the shared lock (annotation times have whole seconds, hence the second of slack), so it is this
+     * holding's, not an earlier one of the same pod.
+     */
+    @Override
+    public boolean sawReleased(String node, NodeLockHolder holder) {
+        String released = lastReleased.get(node);
+        if (released == null || !names(released, holder)) {
+            return false;
+        }
+        Decoded<NodeLock> lock = NodeLockCodec.parse(released);
+        return lock.value().time().toEpochMilli() >= holder.sinceMillis() - 1_000;
     }
 
     /** Whether a lock annotation value names the holder (a legacy value without an owner names nobody). */

@@ -17,6 +17,7 @@ import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
@@ -74,6 +75,19 @@ class StateIngestTest {
         assertThat(state.nodeState("n1").lock()).isNull();
     }
 
+    @Test
+    void everyReplicaRemembersWhoseLockAnnotationWentAwayEvenOnNodesItDoesNotOwn() {
+        long since = CLOCK.millis();
+        ingest.nodeUpserted(node("n9", "2026-01-01T00:00:00Z,ns,b", "1"));
+        ingest.nodeUpserted(node("n9", null, "2"));
+
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since))).isTrue();
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "c", since))).isFalse();
+        // b holding the lock again later: the annotation that went away was an earlier holding's
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since + 5_000))).isFalse();
+        assertThat(ingest.sawReleased("n8", new NodeLockHolder("ns", "b", since))).isFalse();
+    }
+
     // ------------------------------------------------------------------ resync
 
     @Test
@@ -82,7 +96,7 @@ class StateIngestTest {
         StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
         Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 
-        await(recorded.resync("n1"::equals, cache, new Writes(Set.of())));
+        await(recorded.resync("n1"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
 
         assertThat(state.nodeState("n1").registered()).isTrue();
         assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1", "uid-p2");
@@ -92,11 +106,36 @@ class StateIngestTest {
     }
 
     @Test
+    void aResyncWaitsUntilTheInformersHaveListed() throws Exception {
+        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
+        cache.synced = false;
+
+        CompletionStage<Void> resync = ingest.resync("n1"::equals, cache,
+                new Writes(Set.of(), cache.pods().stream().toList()));
+        Thread.sleep(400);
+
+        assertThat(resync.toCompletableFuture()).isNotDone();
+        assertThat(state.nodeState("n1")).isNull();
+        cache.synced = true;
+        await(resync);
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1");
+    }
+
+    @Test
+    void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds() {
+        Cache lagging = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+
+        await(ingest.resync("n1"::equals, lagging, new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))));
+
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p2");
+    }
+
+    @Test
     void resyncTouchesOnlyTheMovedKeys() {
         Cache cache = new Cache(List.of(registered("n1"), registered("n2")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n2")));
 
-        await(ingest.resync("n2"::equals, cache, new Writes(Set.of())));
+        await(ingest.resync("n2"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
 
         assertThat(state.nodeState("n1")).isNull();
         assertThat(state.nodeState("n2").charges()).containsOnlyKeys("uid-p2");
@@ -165,7 +204,15 @@ class StateIngestTest {
         }
     }
 
-    private record Cache(List<NodeObservation> nodeList, List<ObservedPod> podList) implements ClusterCache {
+    private static final class Cache implements ClusterCache {
+        private final List<NodeObservation> nodeList;
+        private final List<ObservedPod> podList;
+        private volatile boolean synced = true;
+
+        Cache(List<NodeObservation> nodeList, List<ObservedPod> podList) {
+            this.nodeList = nodeList;
+            this.podList = podList;
+        }
 
         @Override
         public Optional<ObservedPod> pod(String namespace, String name) {
@@ -189,12 +236,16 @@ class StateIngestTest {
 
         @Override
         public boolean hasSynced() {
-            return true;
+            return synced;
         }
     }
 
-    /** Only {@link #isGone} matters: the UIDs the API server no longer has. */
-    private record Writes(Set<String> gone) implements PodWriter {
+    /** Only the reads matter: the UIDs the API server no longer has, and the pods a live read finds. */
+    private record Writes(Set<String> gone, List<ObservedPod> live) implements PodWriter {
+
+        Writes(Set<String> gone) {
+            this(gone, List.of());
+        }
 
         @Override
         public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
@@ -214,7 +265,7 @@ class StateIngestTest {
 
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
-            throw new UnsupportedOperationException();
+            return CompletableFuture.completedFuture(live.stream().filter(p -> p.key().equals(pod)).findFirst());
         }
 
         @Override
