@@ -17,6 +17,7 @@ import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.debug.DebugStateHandler;
 import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -65,6 +66,7 @@ final class GatewayAssembly {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
     private static final long SWEEP_EVERY_MILLIS = 2_000;
     private static final long HANDSHAKE_EVERY_MILLIS = 15_000;
+    private static final long REPAIR_EVERY_MILLIS = 30_000;
 
     private GatewayAssembly() {
     }
@@ -77,8 +79,10 @@ final class GatewayAssembly {
      * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
      * @param state     the shared cluster state, or null when Kubernetes is off
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
+     * @param debugPages read-only pages for the metrics listener ({@code /debug/state})
      */
-    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer) {
+    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer,
+                 Map<String, Handler<RoutingContext>> debugPages) {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
@@ -89,7 +93,8 @@ final class GatewayAssembly {
                 nvidia.effectiveMemoryFactor());
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
-            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, null, () -> { }));
+            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, null, () -> { },
+                    Map.of()));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
                 .compose(state -> wire(vertx, config, cluster, metrics, prometheus, quotas, state));
@@ -108,22 +113,31 @@ final class GatewayAssembly {
         KubeEventRecorder events = new KubeEventRecorder(api, schedulerName, 64, clock);
         HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
 
+        StateIngest ingest = new StateIngest(state, health(handshake), clock);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, health(handshake), clock),
+                ingest,
                 new QuotaIngest(state, config.nvidia().resourceMemoryName(), config.nvidia().resourceCoreName(),
                         config.nvidia().effectiveMemoryFactor())));
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
-                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners);
+                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true, cluster.informerDelay()),
+                listeners);
+        KubePodWriter podWriter = new KubePodWriter(api);
+        // keys this replica now owns (migration, promotion, lost partition): re-ingest them from the caches
+        state.onResync(keys -> ingest.resync(keys, informers, podWriter).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("resync failed: {}", e.toString());
+            }
+        }));
 
         SchedulingConfig scheduling = new SchedulingConfig(cluster.reservationTtl(),
                 SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
                 SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
         FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
-                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, new KubePodWriter(api),
-                events, scheduling, clock);
+                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
+                events, scheduling, clock, metrics);
         BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
-                new KubePodWriter(api), events, new RequestDeriver(config.nvidia()), scheduling, clock);
+                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);
@@ -139,12 +153,18 @@ final class GatewayAssembly {
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
         long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
+        // a safety net for charges whose delete event was lost (owner changes are resynced at once already)
+        long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
+                id -> ingest.releaseVanished(state::ownsNode, informers, podWriter));
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
+        DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
+                clock);
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
+            vertx.cancelTimer(vanished);
             informers.close();
             api.close();
             client.close();
@@ -159,7 +179,8 @@ final class GatewayAssembly {
                 ExtenderReplies.MAX_BODY_BYTES)));
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES)));
-        return Future.succeededFuture(new Parts(routes, readiness, quotas, state, closer));
+        return Future.succeededFuture(new Parts(routes, readiness, quotas, state, closer,
+                Map.of("/debug/state", debugState)));
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

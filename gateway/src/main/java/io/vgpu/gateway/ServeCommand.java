@@ -109,7 +109,6 @@ public final class ServeCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
-        MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(), registry);
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
         return GatewayAssembly.start(vertx, config, cluster, metrics, registry.getPrometheusRegistry())
@@ -117,6 +116,8 @@ public final class ServeCommand implements Callable<Integer> {
                     List<ApiRoute> routes = new ArrayList<>();
                     routes.add(webhookRoute(config, metrics, parts.quotas()));
                     routes.addAll(parts.routes());
+                    MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
+                            registry, parts.debugPages());
                     return vertx.deployVerticle(metricsVerticle)
                             .compose(id -> vertx.deployVerticle(() -> {
                                 GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness());
@@ -130,7 +131,12 @@ public final class ServeCommand implements Callable<Integer> {
                                 return Future.failedFuture(e);
                             });
                 })
-                .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e)));
+                .recover(e -> {
+                    // fail now: a future chained on close() would complete on the event loop close() terminates,
+                    // and the caller would only see a start timeout instead of this cause
+                    vertx.close();
+                    return Future.failedFuture(e);
+                });
     }
 
     private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {

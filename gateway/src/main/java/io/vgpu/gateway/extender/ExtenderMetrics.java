@@ -19,4 +19,11 @@ public interface ExtenderMetrics {
 
     /** One {@code /bind} answered with {@code outcome} ({@code bound} | {@code error}). */
     void bind(String outcome, long nanos);
+
+    /**
+     * One reservation the shared state refused (another replica took the capacity first, or this replica's view
+     * was stale); {@code /filter} then tries the next-best node. Records nothing by default.
+     */
+    default void reserveConflict() {
+    }
 }

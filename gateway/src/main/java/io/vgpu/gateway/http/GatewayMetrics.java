@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code vgpu_webhook_duration_seconds{outcome,replica}}: histogram of webhook handling time;</li>
  *   <li>{@code vgpu_filter_duration_seconds{outcome,replica}} and {@code vgpu_bind_duration_seconds{outcome,replica}}:
  *       histograms of the extender verbs;</li>
+ *   <li>{@code vgpu_filter_reserve_conflicts_total{replica}}: reservations refused by the shared state;</li>
  *   <li>{@code vgpu_http_overloaded_total{endpoint,replica}}: requests answered "overloaded";</li>
  *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now.</li>
  * </ul>
@@ -39,6 +40,7 @@ public final class GatewayMetrics implements ExtenderMetrics {
     private final Map<String, Timer> filterTimers = new ConcurrentHashMap<>();
     private final Map<String, Timer> bindTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> overloaded = new ConcurrentHashMap<>();
+    private final Counter conflicts;
 
     /**
      * @param registry where the meters live (the registry the metrics endpoint scrapes)
@@ -47,6 +49,11 @@ public final class GatewayMetrics implements ExtenderMetrics {
     public GatewayMetrics(MeterRegistry registry, String replica) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.replica = Objects.requireNonNull(replica, "replica");
+        this.conflicts = Counter.builder("vgpu.filter.reserve.conflicts")
+                .description("Reservations the shared state refused (capacity taken meanwhile); the next-best node "
+                        + "was tried")
+                .tags("replica", replica)
+                .register(registry);
     }
 
     /** The registry. */
@@ -77,6 +84,11 @@ public final class GatewayMetrics implements ExtenderMetrics {
                         .serviceLevelObjectives(BUCKETS)
                         .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void reserveConflict() {
+        conflicts.increment();
     }
 
     /** Counts one request to {@code endpoint} answered "overloaded". */

@@ -28,6 +28,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -64,6 +67,8 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     private final Map<String, PodEntry> pods = new ConcurrentHashMap<>();
     private final Map<String, QuotaObservation> quotas = new HashMap<>();
     private final Object delivery = new Object();
+    /** Only with {@link InformerConfig#eventDelay()}: runs deliveries late, in order (one thread, one delay). */
+    private final ScheduledExecutorService delayed;
 
     /**
      * @param client   the fabric8 client
@@ -74,6 +79,16 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
         this.client = client;
         this.config = config;
         this.listener = listener;
+        if (config.eventDelay().isZero()) {
+            this.delayed = null;
+        } else {
+            LOG.warn("TEST ONLY: informer events reach this replica {} ms late", config.eventDelay().toMillis());
+            this.delayed = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread t = new Thread(task, "vgpu-delayed-informer-events");
+                t.setDaemon(true);
+                return t;
+            });
+        }
     }
 
     /**
@@ -124,10 +139,20 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
         return List.copyOf(nodes.values());
     }
 
+    @Override
+    public Collection<ObservedPod> pods() {
+        List<ObservedPod> out = new ArrayList<>(pods.size());
+        pods.values().forEach(e -> out.add(e.pod));
+        return out;
+    }
+
     /** Stops every informer. */
     @Override
     public void close() {
         informers.forEach(SharedIndexInformer::stop);
+        if (delayed != null) {
+            delayed.shutdownNow();
+        }
     }
 
     // ---- nodes ----
@@ -239,8 +264,19 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
         return informer;
     }
 
-    /** One listener call at a time; a throwing listener is logged, not propagated into fabric8. */
+    /**
+     * One listener call at a time; a throwing listener is logged, not propagated into fabric8. With the test-only
+     * event delay, the event (cache update and listener call) runs that much later, in arrival order.
+     */
     private void deliver(Runnable event) {
+        if (delayed != null) {
+            delayed.schedule(() -> deliverNow(event), config.eventDelay().toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        deliverNow(event);
+    }
+
+    private void deliverNow(Runnable event) {
         synchronized (delivery) {
             try {
                 event.run();

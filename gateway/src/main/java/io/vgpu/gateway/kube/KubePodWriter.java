@@ -67,6 +67,18 @@ public final class KubePodWriter implements PodWriter {
         });
     }
 
+    @Override
+    public CompletionStage<Boolean> isGone(PodKey pod) {
+        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
+            if (read.notFound()) {
+                return true;
+            }
+            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
+            return current != null && current.getMetadata() != null && !pod.uid().isEmpty()
+                    && !pod.uid().equals(current.getMetadata().getUid());
+        });
+    }
+
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */
     private CompletionStage<BindOutcome> afterConflict(PodKey pod, String node, ApiResponse conflict) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {

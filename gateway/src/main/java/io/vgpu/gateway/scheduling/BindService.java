@@ -72,6 +72,7 @@ public final class BindService {
     private final RequestDeriver requests;
     private final SchedulingConfig config;
     private final Clock clock;
+    private final LockReleases releases;
 
     /**
      * @param vertx    for the lock-wait timers
@@ -86,6 +87,18 @@ public final class BindService {
      */
     public BindService(Vertx vertx, ClusterCache cache, ClusterState state, NodeLockPort nodeLock, PodWriter pods,
                        EventSink events, RequestDeriver requests, SchedulingConfig config, Clock clock) {
+        this(vertx, cache, state, nodeLock, pods, events, requests, config, clock, LockReleases.NONE);
+    }
+
+    /**
+     * As above, with what this replica's informers saw of released locks: a contended bind then clears a shared
+     * lock whose annotation this replica saw go away at once, instead of waiting for the key's owner to see it
+     * (the owner's watch may lag).
+     */
+    public BindService(Vertx vertx, ClusterCache cache, ClusterState state, NodeLockPort nodeLock, PodWriter pods,
+                       EventSink events, RequestDeriver requests, SchedulingConfig config, Clock clock,
+                       LockReleases releases) {
+        this.releases = releases;
         this.vertx = vertx;
         this.cache = cache;
         this.state = state;
@@ -245,8 +258,10 @@ public final class BindService {
                         return Future.succeededFuture();
                     }
                     boolean registered = !(outcome instanceof UnknownNode);
-                    if (outcome instanceof Contended c && abandoned(args.node(), c.holder())) {
-                        // its binder died between the shared lock and the annotation: nobody will release it
+                    if (outcome instanceof Contended c && (abandoned(args.node(), c.holder())
+                            || releases.sawReleased(args.node(), c.holder()))) {
+                        // its binder died between the shared lock and the annotation (nobody will release it), or
+                        // its annotation is gone already and the key's owner has not seen it yet
                         return Stages.onContext(state.unlockNode(args.node(), c.holder().namespace(),
                                 c.holder().name())).compose(u -> stateLock(args, deadline));
                     }

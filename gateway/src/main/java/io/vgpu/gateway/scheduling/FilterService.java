@@ -13,6 +13,7 @@ import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.extender.ExtenderMetrics;
 import io.vgpu.gateway.extender.FilterResponses;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.DeviceGrant;
@@ -58,6 +59,7 @@ public final class FilterService {
     private final EventSink events;
     private final SchedulingConfig config;
     private final Clock clock;
+    private final ExtenderMetrics metrics;
 
     /**
      * @param decider the pure filter decision
@@ -70,6 +72,13 @@ public final class FilterService {
      */
     public FilterService(FilterDecider decider, ClusterState state, QuotaBook quotas, PodWriter pods,
                          EventSink events, SchedulingConfig config, Clock clock) {
+        this(decider, state, quotas, pods, events, config, clock, ExtenderMetrics.NONE);
+    }
+
+    /** As above, counting refused reservations in {@code metrics}. */
+    public FilterService(FilterDecider decider, ClusterState state, QuotaBook quotas, PodWriter pods,
+                         EventSink events, SchedulingConfig config, Clock clock, ExtenderMetrics metrics) {
+        this.metrics = metrics;
         this.decider = decider;
         this.state = state;
         this.quotas = quotas;
@@ -171,6 +180,7 @@ public final class FilterService {
                                     return annotate(pod, key, candidate, fits, previous, requested);
                                 }
                                 failed.put(candidate.node(), RESERVATION_CONFLICT);
+                                metrics.reserveConflict();
                                 int next = attempt + 1;
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
                                     return reserveRanked(pod, key, fits, next, failed, previous, requested);

@@ -1,10 +1,13 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeLock;
@@ -18,17 +21,25 @@ import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Turns informer events into idempotent changes of the shared state (DESIGN.md §3 "Ingest once"):
@@ -43,8 +54,20 @@ import java.util.concurrent.CompletionStage;
  *   <li>pod delete: release its charge.</li>
  * </ul>
  * Never blocks: every change is submitted and its outcome only logged.
+ *
+ * <p>{@link #resync} re-applies the informer cache to keys this replica has just become the owner of
+ * (migration, promotion after a member died, partition loss), since events for them may have been dropped
+ * while another replica owned them or lost with a dead owner:
+ * <pre>
+ *   moved keys ──► (wait until the informers have listed)
+ *              ──► every cached pod charged there: ingest again (bound ⇒ observeBound, finished ⇒ release)
+ *              ──► every Bound charge there whose pod the cache lacks: live read; gone ⇒ release
+ *              ──► when all of that is stored: every cached node there: ingest again (register)
+ * </pre>
+ * Pods go first: after a partition loss the node key is absent, which refuses reservations, and it becomes
+ * eligible again only when its registration is re-applied, i.e. after its bound pods are charged again.
  */
-public final class StateIngest implements ClusterEvents {
+public final class StateIngest implements ClusterEvents, LockReleases {
 
     private static final Logger LOG = LoggerFactory.getLogger(StateIngest.class);
 
@@ -53,12 +76,15 @@ public final class StateIngest implements ClusterEvents {
      * must not release it.
      */
     static final long LOCK_GRACE_MILLIS = 5_000;
+    private static final long RESYNC_WAIT_MILLIS = 250;
 
     private final ClusterState state;
     private final NodeHealth health;
     private final Clock clock;
-    /** Last lock annotation seen per node (informer events arrive one at a time). */
+    /** Last lock annotation seen per node, every node (informer events arrive one at a time). */
     private final Map<String, String> lastLock = new ConcurrentHashMap<>();
+    /** Per node, the last lock annotation seen to go away, every node. */
+    private final Map<String, String> lastReleased = new ConcurrentHashMap<>();
 
     /**
      * @param state  the shared state to feed
@@ -73,6 +99,7 @@ public final class StateIngest implements ClusterEvents {
 
     @Override
     public void nodeUpserted(NodeObservation node) {
+        String seenBefore = trackLock(node);
         if (!state.ownsNode(node.name())) {
             return;
         }
@@ -91,12 +118,13 @@ public final class StateIngest implements ClusterEvents {
                 }
             });
         }
-        releaseLockWhenAnnotationGone(node);
+        releaseLockWhenAnnotationGone(node, seenBefore);
     }
 
     @Override
     public void nodeDeleted(NodeObservation lastKnown) {
         lastLock.remove(lastKnown.name());
+        lastReleased.remove(lastKnown.name());
         health.forget(lastKnown.name());
         if (state.ownsNode(lastKnown.name())) {
             logFailure("remove node " + lastKnown.name(), state.removeNode(lastKnown.name()));
@@ -113,6 +141,111 @@ public final class StateIngest implements ClusterEvents {
         ingestPod(pod);
     }
 
+    /**
+     * Re-ingests the keys this replica has just become the owner of (see the class comment). Returns at once;
+     * the stage completes when every change it made has been stored (failures are logged, never fail it).
+     *
+     * @param keys  node names to resync (the store's resync predicate: moved or lost keys this replica owns)
+     * @param cache the informer caches
+     * @param pods  for live reads of pods the cache lacks (charges whose pod vanished unseen are released)
+     */
+    public CompletionStage<Void> resync(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+        if (!cache.hasSynced()) {
+            // a replica that has just joined gets keys before its informers have listed: wait for the list, or a
+            // pod deleted meanwhile would keep its charge
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(RESYNC_WAIT_MILLIS,
+                    TimeUnit.MILLISECONDS, Runnable::run)).thenCompose(x -> resync(keys, cache, pods));
+        }
+        Map<String, NodeObservation> nodes = new HashMap<>();
+        cache.nodes().forEach(n -> {
+            if (keys.test(n.name())) {
+                nodes.put(n.name(), n);
+            }
+        });
+        List<CompletableFuture<?>> charged = new ArrayList<>();
+        for (ObservedPod pod : cache.pods()) {
+            String node = chargedNode(pod.spec());
+            if (node != null && keys.test(node)) {
+                charged.add(settled(reingest(pod, node, pods)));
+            }
+        }
+        charged.add(settled(releaseVanished(keys, cache, pods)));
+        if (!nodes.isEmpty() || charged.size() > 1) {
+            LOG.info("resync: {} moved node(s), {} cached pod(s) charged there re-ingested", nodes.size(),
+                    charged.size() - 1);
+        }
+        return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
+                .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
+    }
+
+    /**
+     * Releases the Bound charges on the nodes {@code keys} selects (and this replica owns) whose pod the informer
+     * cache does not hold and the API server says is gone: charges whose delete event was lost (it arrived while the
+     * key changed owner, or its owner died before applying it). A pod the cache lacks but the API still has (a
+     * lagging cache) keeps its charge. Call it after a resync and periodically. Returns at once.
+     */
+    public CompletionStage<Void> releaseVanished(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+        if (!cache.hasSynced()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Set<String> cachedUids = new HashSet<>();
+        cache.pods().forEach(p -> cachedUids.add(p.spec().uid()));
+        Set<String> nodes = new HashSet<>();
+        state.nodes().forEach(v -> nodes.add(v.name()));
+        cache.nodes().forEach(n -> nodes.add(n.name()));
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        for (String node : nodes) {
+            if (keys.test(node)) {
+                releases.add(settled(releaseVanished(node, cachedUids, pods)));
+            }
+        }
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Re-ingests one cached pod of a moved key. A bound pod whose charge is missing or differs is first read live:
+     * the cache may lag (a slow watch), and charging a pod that is gone already would leave a charge nobody
+     * releases; a charge that matches the cache needs nothing.
+     */
+    private CompletionStage<?> reingest(ObservedPod cached, String node, PodWriter pods) {
+        PodAllocation allocation = allocation(cached.spec());
+        NodeState current = state.nodeState(node);
+        PodCharge charge = current == null ? null : current.charge(cached.spec().uid());
+        boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());
+        if (cached.finished() || !bound || allocation == null
+                || (charge instanceof PodCharge.Bound b && b.allocation().equals(allocation))) {
+            return ingestPod(cached);
+        }
+        return pods.readPod(cached.key()).thenCompose(live -> live.isPresent()
+                ? ingestPod(live.get()) : CompletableFuture.completedFuture(null));
+    }
+
+    /** Bound charges on {@code node} whose pod the cache does not hold: released when the API says it is gone. */
+    private CompletionStage<?> releaseVanished(String node, Set<String> cachedUids, PodWriter pods) {
+        NodeState current = state.nodeState(node);
+        if (current == null || !state.ownsNode(node)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        current.charges().forEach((uid, charge) -> {
+            if (charge instanceof PodCharge.Bound && !cachedUids.contains(uid)) {
+                PodKey key = new PodKey(charge.podNamespace(), charge.podName(), uid);
+                releases.add(pods.isGone(key).thenCompose(gone -> {
+                    if (!gone) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    LOG.info("resync: {} is gone; releasing its charge on {}", key, node);
+                    return state.release(node, uid);
+                }).toCompletableFuture());
+            }
+        });
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    private static CompletableFuture<?> settled(CompletionStage<?> stage) {
+        return stage.toCompletableFuture().handle((r, e) -> null);
+    }
+
     @Override
     public void podDeleted(ObservedPod lastKnown) {
         String node = chargedNode(lastKnown.spec());
@@ -121,23 +254,23 @@ public final class StateIngest implements ClusterEvents {
         }
     }
 
-    private void ingestPod(ObservedPod pod) {
+    private CompletionStage<?> ingestPod(ObservedPod pod) {
         PodSpec spec = pod.spec();
         String node = chargedNode(spec);
         if (node == null || !state.ownsNode(node)) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         if (pod.finished()) {
-            logFailure("release " + pod.key(), state.release(node, spec.uid()));
-            return;
+            return logFailure("release " + pod.key(), state.release(node, spec.uid()));
         }
         // bindPhase() is null when the annotation is absent (a pod the filter has just annotated)
         boolean bound = !pod.boundNode().isEmpty() || (pod.bindPhase() != null && !pod.bindPhase().isEmpty());
         PodAllocation allocation = allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
-            logFailure("observe bound " + pod.key(), state.observeBound(node,
+            return logFailure("observe bound " + pod.key(), state.observeBound(node,
                     new PodRef(spec.uid(), spec.namespace(), spec.name()), allocation));
         }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** The node a pod is charged to: its {@code hami.io/vgpu-node} annotation (spec §8.1). */
@@ -170,9 +303,12 @@ public final class StateIngest implements ClusterEvents {
                 reg.value().pairScores()));
     }
 
-    /** DESIGN.md §3: the shared lock is released only when the node shows the annotation gone. */
-    private void releaseLockWhenAnnotationGone(NodeObservation node) {
-        String seenBefore = node.lock() == null ? lastLock.remove(node.name()) : lastLock.put(node.name(), node.lock());
+    /**
+     * DESIGN.md §3: the shared lock is released only when the node shows the annotation gone. The annotation that
+     * disappeared must name the holder: an observation that lags (a slow watch) may show an earlier holder's
+     * annotation going away while a later holder's is not visible yet.
+     */
+    private void releaseLockWhenAnnotationGone(NodeObservation node, String seenBefore) {
         if (node.lock() != null) {
             return;
         }
@@ -188,16 +324,52 @@ public final class StateIngest implements ClusterEvents {
         }
         NodeState current = state.nodeState(node.name());
         NodeLockHolder holder = current == null ? null : current.lock();
-        // released: the annotation was there and is gone now, or it never appeared within the grace
-        boolean released = seenBefore != null || clock.millis() - (holder == null ? 0 : holder.sinceMillis())
-                > LOCK_GRACE_MILLIS;
-        if (holder != null && released) {
+        if (holder == null) {
+            return;
+        }
+        // released: the holder's annotation was there and is gone now, or no annotation appeared within the grace
+        boolean released = seenBefore != null ? names(seenBefore, holder)
+                : clock.millis() - holder.sinceMillis() > LOCK_GRACE_MILLIS;
+        if (released) {
             logFailure("unlock node " + node.name(), state.unlockNode(node.name(), holder.namespace(), holder.name()));
         }
     }
 
-    private static void logFailure(String what, CompletionStage<?> stage) {
-        stage.whenComplete((r, e) -> {
+    /** Follows the node's lock annotation (every node, owned or not); returns the value it had before. */
+    private String trackLock(NodeObservation node) {
+        if (node.lock() != null) {
+            return lastLock.put(node.name(), node.lock());
+        }
+        String seenBefore = lastLock.remove(node.name());
+        if (seenBefore != null) {
+            lastReleased.put(node.name(), seenBefore);
+        }
+        return seenBefore;
+    }
+
+    /**
+     * The annotation this replica last saw go away on {@code node} names {@code holder} and was written after the
+     * holder took the shared lock (annotation times have whole seconds, hence the second of slack), so it is this
+     * holding's, not an earlier one of the same pod.
+     */
+    @Override
+    public boolean sawReleased(String node, NodeLockHolder holder) {
+        String released = lastReleased.get(node);
+        if (released == null || !names(released, holder)) {
+            return false;
+        }
+        Decoded<NodeLock> lock = NodeLockCodec.parse(released);
+        return lock.value().time().toEpochMilli() >= holder.sinceMillis() - 1_000;
+    }
+
+    /** Whether a lock annotation value names the holder (a legacy value without an owner names nobody). */
+    private static boolean names(String annotation, NodeLockHolder holder) {
+        Decoded<NodeLock> lock = NodeLockCodec.parse(annotation);
+        return lock.isOk() && lock.value().namesOwner() && lock.value().ownedBy(holder.namespace(), holder.name());
+    }
+
+    private static CompletionStage<?> logFailure(String what, CompletionStage<?> stage) {
+        return stage.whenComplete((r, e) -> {
             if (e != null) {
                 LOG.warn("ingest: {} failed: {}", what, e.toString());
             }

@@ -369,6 +369,12 @@ final class E2eCluster implements AutoCloseable {
         return await(send(HttpRequest.newBuilder(uri(path)).GET()));
     }
 
+    /** A GET on the metrics listener ({@code /metrics}, {@code /debug/state}). */
+    Reply getMetricsPort(String path) {
+        return await(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() + path))
+                .GET()));
+    }
+
     private CompletableFuture<Reply> send(HttpRequest.Builder request) {
         return http.sendAsync(request.timeout(Duration.ofSeconds(30)).build(),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static io.vgpu.gateway.kube.KubeFixtures.await;
 import static io.vgpu.gateway.kube.KubeFixtures.eventually;
@@ -81,6 +83,31 @@ class KubeInformersTest {
         assertThat(podLists).anyMatch(p -> p.contains("labelSelector=hami.io%2Fvgpu-node"));
         assertThat(podLists).anyMatch(p -> p.contains("fieldSelector=spec.schedulerName%3Dhami-scheduler"));
         assertThat(podLists).allMatch(p -> p.contains("labelSelector=") || p.contains("fieldSelector="));
+    }
+
+    @Test
+    void aDebugEventDelayDeliversLateAndInOrderToTheCacheAndTheListener() {
+        RecordingEvents late = new RecordingEvents();
+        KubeInformers slow = new KubeInformers(client, new InformerConfig(List.of(SCHEDULER), Map.of(),
+                "nvidia.com/gpu", false, Duration.ofMillis(1_500)), late);
+        try {
+            await(slow.start());
+            String name = "node-" + ns;
+            long created = System.nanoTime();
+            client.resource(node(name).allocatableGpus("1").build()).create();
+            client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_x\"}}}");
+            eventually("the fresh informers saw both", () -> events.kindsAbout(name).size() == 2);
+
+            assertThat(late.about(name)).isEmpty();
+            assertThat(slow.node(name)).isEmpty();
+            eventually("the slow informers saw both", () -> late.kindsAbout(name).size() == 2);
+            assertThat(System.nanoTime() - created).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1_500));
+            assertThat(((NodeObservation) late.about(name).get(1).value()).handshake()).isEqualTo("Requesting_x");
+            assertThat(slow.node(name).orElseThrow().handshake()).isEqualTo("Requesting_x");
+        } finally {
+            slow.close();
+        }
     }
 
     @Test

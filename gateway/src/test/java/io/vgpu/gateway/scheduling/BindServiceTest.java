@@ -179,7 +179,25 @@ class BindServiceTest {
         return new io.vgpu.state.model.PodRef(pod.uid(), pod.namespace(), pod.name());
     }
 
+    @Test
+    void aContendedBindClearsASharedLockWhoseAnnotationThisReplicaSawGoAway() {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000); // q's bind is done; its owner has not seen it yet
+        writes.livePod = pod;
+        LockReleases sawQGo = (node, holder) -> node.equals(NODE) && holder.name().equals("q");
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod), sawQGo), pod, NODE);
+
+        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+    }
+
     private BindService service(ClusterCache cache) {
+        return service(cache, LockReleases.NONE);
+    }
+
+    private BindService service(ClusterCache cache, LockReleases releases) {
         NodeLockPort lock = new NodeLockPort() {
             @Override
             public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
@@ -193,7 +211,7 @@ class BindServiceTest {
             }
         };
         return new BindService(vertx, cache, state, lock, writes, EventSink.NONE,
-                new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK);
+                new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK, releases);
     }
 
     /** Binds on a Vert.x context, as the handler does, and waits on the test thread. */
@@ -239,6 +257,11 @@ class BindServiceTest {
             @Override
             public Collection<NodeObservation> nodes() {
                 return List.of();
+            }
+
+            @Override
+            public Collection<ObservedPod> pods() {
+                return pod.map(List::of).orElse(List.of());
             }
 
             @Override

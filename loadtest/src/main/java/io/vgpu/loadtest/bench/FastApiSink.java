@@ -169,6 +169,11 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     // ------------------------------------------------------------------ ClusterCache
 
     @Override
+    public Collection<ObservedPod> pods() {
+        return List.copyOf(pods.values());
+    }
+
+    @Override
     public Optional<ObservedPod> pod(String namespace, String name) {
         return Optional.ofNullable(pods.get(key(namespace, name)));
     }

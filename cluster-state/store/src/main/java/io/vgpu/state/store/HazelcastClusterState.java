@@ -41,6 +41,7 @@ import io.vgpu.state.store.processor.UnlockNodeProcessor;
 
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,6 +92,8 @@ public final class HazelcastClusterState implements ClusterState {
     private final UUID nodeLossListener;
     private final UUID quotaLossListener;
     private final ScheduledExecutorService loader;
+    /** Only with a test-only view delay: feeds the snapshots late. */
+    private final ScheduledExecutorService delayedView;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
     private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
@@ -102,18 +105,41 @@ public final class HazelcastClusterState implements ClusterState {
         this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
         this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
-        this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
-        this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
+        long viewDelay = viewDelayMillis(member);
+        if (viewDelay > 0) {
+            LOG.warning("TEST ONLY: this replica's view of the shared state lags by " + viewDelay + " ms");
+            this.delayedView = daemonScheduler("vgpu-store-delayed-view");
+            this.nodeListener = nodes.addEntryListener(new DelayedView<>(nodeSnapshot, viewDelay, delayedView), true);
+            this.quotaListener = quotas.addEntryListener(new DelayedView<>(quotaSnapshot, viewDelay, delayedView),
+                    true);
+        } else {
+            this.delayedView = null;
+            this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
+            this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
+        }
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
-        this.loader = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread t = new Thread(task, "vgpu-store-snapshot-loader");
+        this.loader = daemonScheduler("vgpu-store-snapshot-loader");
+        loader.execute(this::loadSnapshots);
+    }
+
+    private static long viewDelayMillis(HazelcastInstance member) {
+        String value = member.getConfig().getProperty(HazelcastMemberConfig.VIEW_DELAY_PROPERTY);
+        try {
+            return value == null ? 0 : Math.max(0, Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static ScheduledExecutorService daemonScheduler(String name) {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, name);
             t.setDaemon(true);
             return t;
         });
-        loader.execute(this::loadSnapshots);
     }
 
     /**
@@ -213,6 +239,9 @@ public final class HazelcastClusterState implements ClusterState {
                 }
             }
             loader.shutdownNow();
+            if (delayedView != null) {
+                delayedView.shutdownNow();
+            }
             ready.completeExceptionally(new ClusterStateUnavailableException("the store was shut down", null));
             if (ownedExecutor != null) {
                 ownedExecutor.shutdown();
@@ -391,6 +420,14 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public NodeState nodeState(String name) {
         return nodeSnapshot.get(name);
+    }
+
+    /**
+     * Every node value of this replica's local snapshot, registered or not (a node that is not registered yet may
+     * hold charges from informer ingest): for debug dumps. No network.
+     */
+    public Collection<NodeState> nodeStates() {
+        return List.copyOf(nodeSnapshot.values());
     }
 
     @Override

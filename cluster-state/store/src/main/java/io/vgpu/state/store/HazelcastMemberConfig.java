@@ -14,7 +14,8 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 
 /**
  * Builds the embedded member's Hazelcast {@link Config} in code from a {@link StoreConfig} (no XML/YAML, no
- * environment lookups by Hazelcast): TCP-IP join only (multicast and auto-detection off), phone-home off,
+ * environment lookups by Hazelcast): TCP-IP join from the member list, or Kubernetes DNS discovery of a headless
+ * Service (multicast and auto-detection off either way), phone-home off,
  * Hazelcast's own shutdown hook off (the application leaves gracefully through
  * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, and the three maps.
  */
@@ -28,6 +29,18 @@ public final class HazelcastMemberConfig {
     public static final String POD_INDEX_MAP = "vgpu-pod-index";
     /** Name of the split-brain protection applied to the three maps when {@link StoreConfig#quorumEnabled()}. */
     public static final String QUORUM = "vgpu-quorum";
+
+    /**
+     * Member-config property (not a Hazelcast one) carrying {@link StoreConfig#viewDelayMillis()} to the store that
+     * attaches to the member; absent or 0 in production.
+     */
+    public static final String VIEW_DELAY_PROPERTY = "vgpu.debug.view-delay-millis";
+
+    /** Hazelcast Kubernetes discovery property names (DNS-lookup mode). */
+    static final String DNS_SERVICE = "service-dns";
+    static final String DNS_PORT = "service-port";
+    static final String DNS_TIMEOUT = "service-dns-timeout";
+    private static final int DNS_TIMEOUT_SECONDS = 5;
 
     private HazelcastMemberConfig() {
     }
@@ -43,6 +56,9 @@ public final class HazelcastMemberConfig {
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         if (store.partitionCount() > 0) {
             config.setProperty("hazelcast.partition.count", Integer.toString(store.partitionCount()));
+        }
+        if (store.viewDelayMillis() > 0) {
+            config.setProperty(VIEW_DELAY_PROPERTY, Long.toString(store.viewDelayMillis()));
         }
         network(config.getNetworkConfig(), store);
         if (!store.bindAddress().isEmpty()) {
@@ -77,7 +93,17 @@ public final class HazelcastMemberConfig {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(store.members());
+        if (store.dnsDiscovery()) {
+            // Hazelcast's built-in Kubernetes discovery, DNS-lookup mode: no API access or RBAC needed; the headless
+            // Service must publish not-ready addresses so that starting replicas find each other (DESIGN.md §3)
+            join.getTcpIpConfig().setEnabled(false);
+            join.getKubernetesConfig().setEnabled(true)
+                    .setProperty(DNS_SERVICE, store.discoveryDns())
+                    .setProperty(DNS_PORT, Integer.toString(store.port()))
+                    .setProperty(DNS_TIMEOUT, Integer.toString(DNS_TIMEOUT_SECONDS));
+        } else {
+            join.getTcpIpConfig().setEnabled(true).setMembers(store.members());
+        }
     }
 
     /**

@@ -17,9 +17,14 @@ import java.util.Objects;
  *                      the node and quota maps; 0 or 1 disables it
  * @param partitionCount Hazelcast partition count; 0 keeps Hazelcast's default (271). Few partitions make tests
  *                      fast
+ * @param discoveryDns  Kubernetes DNS discovery: the DNS name of a headless Service whose A records are the
+ *                      members (Hazelcast's built-in Kubernetes discovery in DNS-lookup mode, members on
+ *                      {@code port}); "" uses the TCP-IP {@code members} list instead. Not both.
+ * @param viewDelayMillis TEST ONLY: how long every change event waits before it reaches this replica's local
+ *                      snapshots (a replica with a stale view, for the chaos harness); 0 in production
  */
 public record StoreConfig(String clusterName, List<String> members, String bindAddress, int port, int backupCount,
-                          int quorumSize, int partitionCount) {
+                          int quorumSize, int partitionCount, String discoveryDns, long viewDelayMillis) {
 
     /** The Hazelcast default member port. */
     public static final int DEFAULT_PORT = 5701;
@@ -44,11 +49,29 @@ public record StoreConfig(String clusterName, List<String> members, String bindA
         if (partitionCount < 0) {
             throw new IllegalArgumentException("partition count must not be negative: " + partitionCount);
         }
+        discoveryDns = discoveryDns == null ? "" : discoveryDns.trim();
+        if (!discoveryDns.isEmpty() && !members.isEmpty()) {
+            throw new IllegalArgumentException("give either a member list or a discovery DNS name, not both");
+        }
+        if (viewDelayMillis < 0) {
+            throw new IllegalArgumentException("view delay must not be negative: " + viewDelayMillis);
+        }
+    }
+
+    /** TCP-IP join from {@code members}, no DNS discovery, no view delay. */
+    public StoreConfig(String clusterName, List<String> members, String bindAddress, int port, int backupCount,
+                       int quorumSize, int partitionCount) {
+        this(clusterName, members, bindAddress, port, backupCount, quorumSize, partitionCount, "", 0);
     }
 
     /** A single-member store on the default port: cluster {@code vgpu}, one backup, no quorum. */
     public static StoreConfig singleMember(String clusterName) {
         return new StoreConfig(clusterName, List.of(), "", DEFAULT_PORT, 1, 0, 0);
+    }
+
+    /** Returns true when members are found through Kubernetes DNS rather than the member list. */
+    public boolean dnsDiscovery() {
+        return !discoveryDns.isEmpty();
     }
 
     /** Returns true when split-brain protection is on. */

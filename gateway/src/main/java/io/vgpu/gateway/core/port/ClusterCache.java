@@ -21,6 +21,9 @@ public interface ClusterCache {
     /** Every cached node. */
     Collection<NodeObservation> nodes();
 
+    /** Every cached pod (a copy; used to resync keys whose owner changed). */
+    Collection<ObservedPod> pods();
+
     /** True once every informer has completed its initial list. */
     boolean hasSynced();
 }

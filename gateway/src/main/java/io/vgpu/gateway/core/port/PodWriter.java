@@ -2,6 +2,7 @@ package io.vgpu.gateway.core.port;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -48,4 +49,14 @@ public interface PodWriter {
      * not {@code pod.uid()}, when that is known) or cannot be read. Never completes exceptionally.
      */
     CompletionStage<Optional<ObservedPod>> readPod(PodKey pod);
+
+    /**
+     * Whether the API server says this pod incarnation is gone: the read answers 404, or the name now belongs to
+     * another UID. False when the pod exists or cannot be read (unknown is not gone: callers release charges on a
+     * true answer). Never completes exceptionally. The default never says gone, which only forgoes the repair of
+     * charges whose pod vanished unseen; adapters over a real API override it.
+     */
+    default CompletionStage<Boolean> isGone(PodKey pod) {
+        return CompletableFuture.completedFuture(false);
+    }
 }

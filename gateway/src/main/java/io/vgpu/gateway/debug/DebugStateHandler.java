@@ -1,0 +1,137 @@
+package io.vgpu.gateway.debug;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.model.NodeLockHolder;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.store.HazelcastClusterState;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local view of the
+ * shared state, for invariant checkers (the chaos harness reads every replica's view) and for people debugging a
+ * cluster. It shows what this replica would decide on, not the authoritative value: a replica's view lags by its
+ * listener latency. Carries the same pod names the {@code hami_vgpu_*} metrics already carry; no secrets.
+ *
+ * <pre>
+ * {"replica":"r1","nowMillis":1700000000000,"ready":true,
+ *  "cluster":{"members":3,"localMember":"127.0.0.1:5701","clusterSafe":true},
+ *  "nodes":[{"name":"n1","owned":true,"registered":true,
+ *            "devices":"&lt;hami.io/node-nvidia-register value&gt;",
+ *            "charges":[{"uid":"…","namespace":"ns","name":"p","state":"Reserved","deadlineMillis":1700000025000,
+ *                        "initCount":0,"devices":"&lt;hami.io/vgpu-devices-allocated value&gt;"}],
+ *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}]}
+ * </pre>
+ * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
+ * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
+ * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
+ * no migration running) is computed on a worker thread.
+ */
+public final class DebugStateHandler implements Handler<RoutingContext> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Vertx vertx;
+    private final HazelcastClusterState state;
+    private final String replica;
+    private final BooleanSupplier ready;
+    private final Clock clock;
+
+    /**
+     * @param vertx   runs the cluster-safety check on a worker
+     * @param state   the store whose local snapshot is dumped
+     * @param replica this replica's name
+     * @param ready   whether {@code /readyz} would answer ready
+     * @param clock   the time source for {@code nowMillis}
+     */
+    public DebugStateHandler(Vertx vertx, HazelcastClusterState state, String replica, BooleanSupplier ready,
+                             Clock clock) {
+        this.vertx = vertx;
+        this.state = state;
+        this.replica = replica;
+        this.ready = ready;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        vertx.executeBlocking(this::dump, false).onComplete(done -> {
+            if (done.failed()) {
+                ctx.fail(done.cause());
+                return;
+            }
+            ctx.response().putHeader("Content-Type", "application/json").end(done.result());
+        });
+    }
+
+    /** The JSON document (blocking: the cluster-safety check asks the other members). */
+    String dump() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("replica", replica).put("nowMillis", clock.millis()).put("ready", ready.getAsBoolean());
+        cluster(root.putObject("cluster"));
+        ArrayNode nodes = root.putArray("nodes");
+        List<NodeState> all = new ArrayList<>(state.nodeStates());
+        all.sort(Comparator.comparing(NodeState::name));
+        for (NodeState node : all) {
+            node(nodes.addObject(), node);
+        }
+        return root.toString();
+    }
+
+    private void cluster(ObjectNode out) {
+        HazelcastInstance member = state.member();
+        boolean running = member.getLifecycleService().isRunning();
+        out.put("running", running);
+        if (!running) {
+            return;
+        }
+        out.put("members", member.getCluster().getMembers().size());
+        Member local = member.getCluster().getLocalMember();
+        out.put("localMember", local.getAddress().getHost() + ":" + local.getAddress().getPort());
+        boolean safe;
+        try {
+            safe = member.getPartitionService().isClusterSafe();
+        } catch (RuntimeException e) {
+            safe = false;
+        }
+        out.put("clusterSafe", safe);
+    }
+
+    private void node(ObjectNode out, NodeState node) {
+        out.put("name", node.name()).put("owned", state.ownsNode(node.name())).put("registered", node.registered());
+        out.put("devices", NodeRegisterCodec.encode(node.devices()));
+        ArrayNode charges = out.putArray("charges");
+        node.charges().forEach((uid, charge) -> {
+            ObjectNode c = charges.addObject();
+            c.put("uid", uid).put("namespace", charge.podNamespace()).put("name", charge.podName());
+            if (charge instanceof PodCharge.Reserved r) {
+                c.put("state", "Reserved").put("deadlineMillis", r.deadlineMillis());
+            } else {
+                c.put("state", "Bound");
+            }
+            c.put("initCount", charge.allocation().initCount());
+            c.put("devices", PodDevicesCodec.encode(charge.allocation().containers()));
+        });
+        NodeLockHolder lock = node.lock();
+        if (lock == null) {
+            out.putNull("lock");
+        } else {
+            out.putObject("lock").put("namespace", lock.namespace()).put("name", lock.name())
+                    .put("sinceMillis", lock.sinceMillis());
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.NodeObservation;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.WriteOutcome;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.NodeLockHolder;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.model.PodRef;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Informer ingest into the shared state: node-lock release, and the resync of keys whose owner changed. */
+class StateIngestTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    private static final GpuDevice GPU = new GpuDevice("GPU-0", 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core",
+            List.of(), true);
+
+    private final InMemoryClusterState state = new InMemoryClusterState();
+    private final StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+
+    // ------------------------------------------------------------------ node lock
+
+    @Test
+    void aLaggingObservationOfAnEarlierHoldersAnnotationGoingAwayKeepsTheLaterHoldersLock() {
+        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        state.lockNode("n1", "ns", "b", CLOCK.millis(), 60_000);
+
+        ingest.nodeUpserted(node("n1", "2026-01-01T00:00:00Z,ns,a", "1"));
+        ingest.nodeUpserted(node("n1", null, "2"));
+
+        assertThat(state.nodeState("n1").lock()).isNotNull();
+        assertThat(state.nodeState("n1").lock().name()).isEqualTo("b");
+    }
+
+    @Test
+    void theHoldersAnnotationGoingAwayReleasesItsLock() {
+        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        state.lockNode("n1", "ns", "b", CLOCK.millis(), 60_000);
+
+        ingest.nodeUpserted(node("n1", "2026-01-01T00:00:00Z,ns,b", "1"));
+        ingest.nodeUpserted(node("n1", null, "2"));
+
+        assertThat(state.nodeState("n1").lock()).isNull();
+    }
+
+    @Test
+    void everyReplicaRemembersWhoseLockAnnotationWentAwayEvenOnNodesItDoesNotOwn() {
+        long since = CLOCK.millis();
+        ingest.nodeUpserted(node("n9", "2026-01-01T00:00:00Z,ns,b", "1"));
+        ingest.nodeUpserted(node("n9", null, "2"));
+
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since))).isTrue();
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "c", since))).isFalse();
+        // b holding the lock again later: the annotation that went away was an earlier holding's
+        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since + 5_000))).isFalse();
+        assertThat(ingest.sawReleased("n8", new NodeLockHolder("ns", "b", since))).isFalse();
+    }
+
+    // ------------------------------------------------------------------ resync
+
+    @Test
+    void resyncChargesTheCachedBoundPodsBeforeRegisteringTheirNode() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
+        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+
+        await(recorded.resync("n1"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
+
+        assertThat(state.nodeState("n1").registered()).isTrue();
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1", "uid-p2");
+        assertThat(state.nodeState("n1").charge("uid-p1")).isInstanceOf(PodCharge.Bound.class);
+        assertThat(calls).containsSubsequence("observeBound", "observeBound", "registerNode");
+        assertThat(calls.lastIndexOf("observeBound")).isLessThan(calls.indexOf("registerNode"));
+    }
+
+    @Test
+    void aResyncWaitsUntilTheInformersHaveListed() throws Exception {
+        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
+        cache.synced = false;
+
+        CompletionStage<Void> resync = ingest.resync("n1"::equals, cache,
+                new Writes(Set.of(), cache.pods().stream().toList()));
+        Thread.sleep(400);
+
+        assertThat(resync.toCompletableFuture()).isNotDone();
+        assertThat(state.nodeState("n1")).isNull();
+        cache.synced = true;
+        await(resync);
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1");
+    }
+
+    @Test
+    void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds() {
+        Cache lagging = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+
+        await(ingest.resync("n1"::equals, lagging, new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))));
+
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p2");
+    }
+
+    @Test
+    void resyncTouchesOnlyTheMovedKeys() {
+        Cache cache = new Cache(List.of(registered("n1"), registered("n2")),
+                List.of(boundPod("p1", "n1"), boundPod("p2", "n2")));
+
+        await(ingest.resync("n2"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
+
+        assertThat(state.nodeState("n1")).isNull();
+        assertThat(state.nodeState("n2").charges()).containsOnlyKeys("uid-p2");
+    }
+
+    @Test
+    void resyncReleasesBoundChargesWhosePodTheApiSaysIsGoneAndKeepsTheOthers() {
+        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        state.observeBound("n1", new PodRef("uid-gone", "ns", "gone"), allocation());
+        state.observeBound("n1", new PodRef("uid-unknown", "ns", "unknown"), allocation());
+        state.reserve("n1", new PodRef("uid-reserved", "ns", "reserved"), allocation(), CLOCK.millis(),
+                CLOCK.millis() + 60_000);
+        Cache cache = new Cache(List.of(registered("n1")), List.of());
+
+        await(ingest.resync("n1"::equals, cache, new Writes(Set.of("uid-gone", "uid-reserved"))));
+
+        // gone: released; not known to be gone (exists, or unreadable): kept; reservations expire on their own
+        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-unknown", "uid-reserved");
+    }
+
+    // ------------------------------------------------------------------ fixtures
+
+    private static NodeObservation node(String name, String lock, String rv) {
+        return lock == null ? new NodeObservation(name, Map.of(), 1, rv)
+                : new NodeObservation(name, Map.of(HamiAnnotations.NODE_LOCK, lock), 1, rv);
+    }
+
+    private static NodeObservation registered(String name) {
+        return new NodeObservation(name, Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
+                NodeRegisterCodec.encode(List.of(GPU))), 1, "1");
+    }
+
+    private static PodAllocation allocation() {
+        return new PodAllocation(List.of(List.of(new ContainerDevice(0, "GPU-0", "NVIDIA", 1000, 10))), 0);
+    }
+
+    private static ObservedPod boundPod(String name, String node) {
+        Map<String, String> annotations = Map.of(HamiAnnotations.VGPU_NODE, node,
+                HamiAnnotations.DEVICES_ALLOCATED, PodDevicesCodec.encode(allocation().containers()),
+                HamiAnnotations.BIND_PHASE, "success");
+        PodSpec spec = new PodSpec(name, "ns", "uid-" + name, "hami-scheduler", node, null, annotations, Map.of(),
+                List.of(), List.of());
+        return new ObservedPod(spec, "Running", false, true, "1");
+    }
+
+    /** Delegates to {@code target}, recording the names of the change calls in order. */
+    private static ClusterState recording(ClusterState target, List<String> calls) {
+        return (ClusterState) Proxy.newProxyInstance(StateIngestTest.class.getClassLoader(),
+                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
+                    if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
+                        calls.add(method.getName());
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static <T> T await(CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("stage did not complete: " + e, e);
+        }
+    }
+
+    private static final class Cache implements ClusterCache {
+        private final List<NodeObservation> nodeList;
+        private final List<ObservedPod> podList;
+        private volatile boolean synced = true;
+
+        Cache(List<NodeObservation> nodeList, List<ObservedPod> podList) {
+            this.nodeList = nodeList;
+            this.podList = podList;
+        }
+
+        @Override
+        public Optional<ObservedPod> pod(String namespace, String name) {
+            return podList.stream().filter(p -> p.spec().name().equals(name)).findFirst();
+        }
+
+        @Override
+        public Optional<NodeObservation> node(String name) {
+            return nodeList.stream().filter(n -> n.name().equals(name)).findFirst();
+        }
+
+        @Override
+        public Collection<NodeObservation> nodes() {
+            return nodeList;
+        }
+
+        @Override
+        public Collection<ObservedPod> pods() {
+            return podList;
+        }
+
+        @Override
+        public boolean hasSynced() {
+            return synced;
+        }
+    }
+
+    /** Only the reads matter: the UIDs the API server no longer has, and the pods a live read finds. */
+    private record Writes(Set<String> gone, List<ObservedPod> live) implements PodWriter {
+
+        Writes(Set<String> gone) {
+            this(gone, List.of());
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+                                                                    Map<String, String> labels) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+            return CompletableFuture.completedFuture(live.stream().filter(p -> p.key().equals(pod)).findFirst());
+        }
+
+        @Override
+        public CompletionStage<Boolean> isGone(PodKey pod) {
+            return CompletableFuture.completedFuture(gone.contains(pod.uid()));
+        }
+    }
+}

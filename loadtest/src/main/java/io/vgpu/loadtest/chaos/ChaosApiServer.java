@@ -1,0 +1,201 @@
+package io.vgpu.loadtest.chaos;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The chaos harness's Kubernetes API server: fabric8's CRUD mock ({@link KubernetesMockServer}) with what it lacks
+ * for scheduling (DEPENDENCIES.md §5), the idea of the gateway's test fixture {@code MockApiServer}:
+ * <ul>
+ *   <li>{@code POST .../pods/{name}/binding} sets {@code spec.nodeName} like the real binding subresource: 409 when
+ *       the pod is bound to another node or the Binding's UID is not the pod's, 201 again for the same node, 404
+ *       for a missing pod. Bindings are applied one at a time (the real API server's resourceVersion check), and
+ *       every accepted one is recorded per pod UID ({@link #bindingNodes}), the "placed at most once" truth;</li>
+ *   <li>the pod field selector {@code spec.schedulerName}, which the gateway's informers use
+ *       ({@link SchedulerNameFields});</li>
+ *   <li>pod deletions are not lost by a watch that starts after its list ({@link WatchReplay}): a real API server
+ *       replays the events since the list's resourceVersion, the mock does not.</li>
+ * </ul>
+ * Runs no admission webhooks (the driver calls {@code /webhook} itself). Its cost grows with the number of stored
+ * objects, so runs keep the live pod count bounded by deleting finished pods.
+ */
+public final class ChaosApiServer implements AutoCloseable {
+
+    private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
+    private static final Pattern POD = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)(\\?.*)?$");
+    private static final Pattern POD_WATCH = Pattern.compile("^/api/v1/(namespaces/[^/]+/)?pods\\?.*watch=true.*$");
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+    /** Kept in a field: java.util.logging holds loggers weakly; the mock logs every request at INFO. */
+    private static final Logger MOCK_LOG = Logger.getLogger(MockWebServer.class.getName());
+
+    private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
+    private final KubernetesMockServer server;
+    private final Object bindings = new Object();
+    private final Map<String, Set<String>> boundNodes = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong bindingRequests = new AtomicLong();
+    private final WatchReplay replay;
+
+    private ChaosApiServer() {
+        SchedulerNameFields extractor = SchedulerNameFields.install(crud);
+        replay = new WatchReplay(crud, extractor);
+        MOCK_LOG.setLevel(Level.WARNING);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new Wrapped(), false);
+        server.init();
+    }
+
+    /** Starts a server on a free loopback port. */
+    public static ChaosApiServer start() {
+        return new ChaosApiServer();
+    }
+
+    /** The base URL, e.g. {@code http://localhost:43210} (no trailing slash). */
+    public String url() {
+        String url = server.url("/");
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /** A fabric8 configuration for the driver's own client. */
+    public Config config() {
+        return Config.builder().withMasterUrl(server.url("/")).withTrustCerts(true).withNamespace("default")
+                .withRequestTimeout(10_000).withConnectionTimeout(5_000).withMaxConcurrentRequests(256)
+                .withMaxConcurrentRequestsPerHost(256).build();
+    }
+
+    /** The nodes a pod UID was bound to with an accepted binding (201); never more than one if all is well. */
+    public Set<String> bindingNodes(String podUid) {
+        Set<String> nodes = boundNodes.get(podUid);
+        return nodes == null ? Set.of() : Set.copyOf(nodes);
+    }
+
+    /** Every pod UID that was bound to more than one node (the double-placement truth). */
+    public Map<String, Set<String>> placedTwice() {
+        Map<String, Set<String>> out = new HashMap<>();
+        boundNodes.forEach((uid, nodes) -> {
+            if (nodes.size() > 1) {
+                out.put(uid, Set.copyOf(nodes));
+            }
+        });
+        return out;
+    }
+
+    /** Requests served so far. */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Binding requests served so far (accepted or not). */
+    public long bindingRequests() {
+        return bindingRequests.get();
+    }
+
+    @Override
+    public void close() {
+        server.destroy();
+    }
+
+    private static RecordedRequest request(HttpMethod method, String path, String body) {
+        Headers headers = Headers.builder().add("Content-Type", "application/merge-patch+json").build();
+        return new RecordedRequest("HTTP/1.1", method, path, headers,
+                new Buffer(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                + "\"metadata\":{},\"status\":\"Failure\",\"message\":" + JSON.asJson(message) + ",\"reason\":\""
+                + reason + "\",\"code\":" + code + "}");
+    }
+
+    private static MockResponse created() {
+        return new MockResponse().setResponseCode(201)
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+    }
+
+    /** The CRUD dispatcher plus the binding subresource. */
+    private final class Wrapped extends Dispatcher {
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            requests.incrementAndGet();
+            Matcher binding = BINDING.matcher(request.getPath());
+            if ("POST".equals(request.getMethod()) && binding.matches()) {
+                bindingRequests.incrementAndGet();
+                String body = request.getBody() == null ? ""
+                        : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+                synchronized (bindings) {
+                    return bind(binding.group(1), binding.group(2), body);
+                }
+            }
+            if ("DELETE".equals(request.getMethod()) && POD.matcher(request.getPath()).matches()) {
+                return replay.delete(request);
+            }
+            if ("GET".equals(request.getMethod()) && POD_WATCH.matcher(request.getPath()).matches()) {
+                return replay.watch(request);
+            }
+            return crud.dispatch(request);
+        }
+
+        @Override
+        public void shutdown() {
+            crud.shutdown();
+        }
+
+        private MockResponse bind(String namespace, String name, String body) {
+            Binding requested = JSON.unmarshal(body, Binding.class);
+            String node = requested.getTarget() == null ? null : requested.getTarget().getName();
+            String uid = requested.getMetadata() == null || requested.getMetadata().getUid() == null
+                    ? "" : requested.getMetadata().getUid();
+            String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + name;
+            MockResponse current = crud.handleGet(podPath);
+            if (current.code() != 200) {
+                return status(404, "NotFound", "pods \"" + name + "\" not found");
+            }
+            Pod pod = JSON.unmarshal(new String(current.getBody().getBytes(), StandardCharsets.UTF_8), Pod.class);
+            if (node == null || node.isEmpty()) {
+                return status(400, "BadRequest", "binding target node name is required");
+            }
+            String podUid = pod.getMetadata().getUid();
+            if (!uid.isEmpty() && !uid.equals(podUid)) {
+                return status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
+                        + "\": the UID in the precondition (" + uid + ") does not match the UID in record ("
+                        + podUid + "). The object might have been deleted and then recreated");
+            }
+            String bound = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            if (bound != null && !bound.isEmpty()) {
+                return bound.equals(node) ? created()
+                        : status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
+                        + "\": pod " + name + " is already assigned to node \"" + bound + "\"");
+            }
+            MockResponse patched = crud.dispatch(request(HttpMethod.PATCH, podPath,
+                    "{\"spec\":{\"nodeName\":" + JSON.asJson(node) + "}}"));
+            if (patched.code() / 100 != 2) {
+                return patched;
+            }
+            boundNodes.computeIfAbsent(podUid, u -> ConcurrentHashMap.newKeySet()).add(node);
+            return created();
+        }
+    }
+}

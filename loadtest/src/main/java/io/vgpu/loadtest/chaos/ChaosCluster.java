@@ -1,0 +1,344 @@
+package io.vgpu.loadtest.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeRegisterCodec;
+import io.vgpu.state.model.GpuDevice;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * The system under test: the API server, the GPU nodes in it, and N gateway replicas (separate JVMs on loopback,
+ * one Hazelcast cluster with a majority quorum and one backup, plain HTTP, a kubeconfig pointing at the API
+ * server). Gives the driver and the checker what they read: the API client, each replica's
+ * {@code /debug/state}, readiness.
+ */
+final class ChaosCluster implements AutoCloseable {
+
+    static final String NAMESPACE = "chaos";
+    static final String SCHEDULER = "hami-scheduler";
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+    private static final SplittableRandom PORTS = new SplittableRandom();
+    private static final Set<Integer> TAKEN = ConcurrentHashMap.newKeySet();
+
+    private final ChaosSettings settings;
+    private final ChaosApiServer api;
+    private final KubernetesClient kube;
+    private final List<GatewayReplica> replicas;
+    private final List<String> nodeNames;
+    private final Map<String, List<GpuDevice>> devices;
+    private final GatewayHttp http = new GatewayHttp();
+
+    private ChaosCluster(ChaosSettings settings, ChaosApiServer api, KubernetesClient kube,
+                         List<GatewayReplica> replicas, Map<String, List<GpuDevice>> devices) {
+        this.settings = settings;
+        this.api = api;
+        this.kube = kube;
+        this.replicas = replicas;
+        this.devices = devices;
+        this.nodeNames = List.copyOf(devices.keySet());
+    }
+
+    /** Starts the API server, creates the nodes, starts every replica and waits for one safe cluster. */
+    static ChaosCluster start(ChaosSettings settings) {
+        if (!Files.isRegularFile(settings.gatewayJar())) {
+            throw new IllegalStateException("the gateway jar " + settings.gatewayJar() + " does not exist: build it "
+                    + "first (./mvnw -B -pl gateway -am package -DskipTests, or run the reactor's verify)");
+        }
+        ChaosApiServer api = ChaosApiServer.start();
+        KubernetesClient kube = null;
+        List<GatewayReplica> replicas = new ArrayList<>();
+        try {
+            Files.createDirectories(settings.workDir());
+            Path kubeconfig = writeKubeconfig(settings.workDir().resolve("kubeconfig.yaml"), api.url());
+            kube = new KubernetesClientBuilder().withConfig(api.config()).build();
+            Map<String, List<GpuDevice>> devices = createNodes(kube, settings);
+            replicas.addAll(replicas(settings, kubeconfig));
+            ChaosCluster cluster = new ChaosCluster(settings, api, kube, replicas, devices);
+            replicas.forEach(GatewayReplica::start);
+            cluster.awaitFormed(replicas, Duration.ofSeconds(120));
+            return cluster;
+        } catch (IOException e) {
+            stopAll(replicas, api, kube);
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            stopAll(replicas, api, kube);
+            throw e;
+        }
+    }
+
+    ChaosSettings settings() {
+        return settings;
+    }
+
+    ChaosApiServer api() {
+        return api;
+    }
+
+    KubernetesClient kube() {
+        return kube;
+    }
+
+    List<GatewayReplica> replicas() {
+        return replicas;
+    }
+
+    List<String> nodeNames() {
+        return nodeNames;
+    }
+
+    /** The cards of each node as registered (the capacity the checker holds charges against). */
+    Map<String, List<GpuDevice>> devices() {
+        return devices;
+    }
+
+    GatewayHttp http() {
+        return http;
+    }
+
+    /** The replica's {@code /debug/state}, or empty when it does not answer. */
+    Optional<JsonNode> debugState(GatewayReplica replica) {
+        try {
+            GatewayHttp.Reply reply = http.get(replica.metricsPort(), "/debug/state", PROBE_TIMEOUT);
+            return reply.status() == 200 ? Optional.of(reply.json()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The value of a counter in the replica's Prometheus scrape (sum over label sets); empty when unreachable. */
+    Optional<Double> counter(GatewayReplica replica, String name) {
+        try {
+            GatewayHttp.Reply reply = http.get(replica.metricsPort(), "/metrics", PROBE_TIMEOUT);
+            if (reply.status() != 200) {
+                return Optional.empty();
+            }
+            double sum = 0;
+            for (String line : reply.body().split("\n")) {
+                if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return Optional.of(sum);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Waits until every replica of {@code members} answers {@code /readyz} 200, sees exactly those members in a
+     * safe cluster (every backup in sync) and has every node registered in its view.
+     *
+     * @return how long it took
+     */
+    Duration awaitFormed(Collection<GatewayReplica> members, Duration timeout) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        Set<GatewayReplica> pending = new HashSet<>(members);
+        while (true) {
+            pending.removeIf(formedFor(members.size()));
+            if (pending.isEmpty()) {
+                return Duration.ofNanos(System.nanoTime() - start);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("cluster of " + members.size() + " not formed and safe within "
+                        + timeout + "; waiting for " + pending.stream().map(GatewayReplica::name).toList()
+                        + " (logs in " + settings.workDir() + ")");
+            }
+            sleep(100);
+        }
+    }
+
+    private Predicate<GatewayReplica> formedFor(int size) {
+        return replica -> {
+            if (!replica.alive()) {
+                throw new IllegalStateException(replica.name() + " exited; see " + replica.log());
+            }
+            try {
+                if (http.get(replica.apiPort(), "/readyz", PROBE_TIMEOUT).status() != 200) {
+                    return false;
+                }
+            } catch (IOException e) {
+                return false;
+            }
+            Optional<JsonNode> state = debugState(replica);
+            if (state.isEmpty()) {
+                return false;
+            }
+            JsonNode cluster = state.get().path("cluster");
+            if (cluster.path("members").asInt() != size || !cluster.path("clusterSafe").asBoolean()) {
+                return false;
+            }
+            Set<String> registered = new HashSet<>();
+            state.get().path("nodes").forEach(n -> {
+                if (n.path("registered").asBoolean()) {
+                    registered.add(n.path("name").asText());
+                }
+            });
+            return registered.containsAll(nodeNames);
+        };
+    }
+
+    /** kill -9 every replica (the end of a run: nothing left to drain). */
+    void killAll() {
+        replicas.forEach(GatewayReplica::kill);
+    }
+
+    /** Stops every replica gracefully (in parallel), then the client and the API server. */
+    @Override
+    public void close() {
+        stopAll(replicas, api, kube);
+    }
+
+    private static void stopAll(List<GatewayReplica> replicas, ChaosApiServer api, KubernetesClient kube) {
+        List<Thread> stopping = new ArrayList<>();
+        for (GatewayReplica r : replicas) {
+            Thread t = new Thread(() -> r.stop(20), "stop-" + r.name());
+            t.start();
+            stopping.add(t);
+        }
+        for (Thread t : stopping) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (kube != null) {
+            kube.close();
+        }
+        api.close();
+    }
+
+    private static Map<String, List<GpuDevice>> createNodes(KubernetesClient kube, ChaosSettings s) {
+        Map<String, List<GpuDevice>> out = new LinkedHashMap<>();
+        for (int n = 0; n < s.nodes(); n++) {
+            String name = "chaos-node-" + n;
+            List<GpuDevice> cards = new ArrayList<>();
+            for (int g = 0; g < s.gpusPerNode(); g++) {
+                cards.add(new GpuDevice("GPU-" + name + "-" + g, g, s.gpuSlots(), s.gpuMemMiB(), 100,
+                        "NVIDIA-Tesla V100-PCIE-32GB", 0, "hami-core", List.of(), true));
+            }
+            Node node = new NodeBuilder().withNewMetadata().withName(name)
+                    .addToAnnotations(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(cards))
+                    .endMetadata().withNewStatus()
+                    .addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(cards.size())))
+                    .addToAllocatable("cpu", new Quantity("64")).endStatus().build();
+            kube.nodes().resource(node).create();
+            out.put(name, List.copyOf(cards));
+        }
+        return out;
+    }
+
+    private static List<GatewayReplica> replicas(ChaosSettings s, Path kubeconfig) {
+        List<int[]> ports = new ArrayList<>();
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < s.replicas(); i++) {
+            int[] p = {freePort(), freePort(), freePort()};
+            ports.add(p);
+            members.add("127.0.0.1:" + p[2]);
+        }
+        String hazelcastCluster = "vgpu-chaos-" + UUID.randomUUID();
+        List<GatewayReplica> out = new ArrayList<>();
+        for (int i = 0; i < s.replicas(); i++) {
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("VGPU_PLAIN_HTTP", "true");
+            env.put("VGPU_BIND_ADDRESS", "127.0.0.1");
+            env.put("VGPU_KUBECONFIG", kubeconfig.toString());
+            env.put("VGPU_SCHEDULER_NAMES", SCHEDULER);
+            env.put("VGPU_HZ_CLUSTER_NAME", hazelcastCluster);
+            if (s.replicas() > 1) {
+                env.put("VGPU_HZ_MEMBERS", String.join(",", members));
+            }
+            env.put("VGPU_HZ_BACKUP_COUNT", "1");
+            env.put("VGPU_HZ_QUORUM", Integer.toString(s.quorum()));
+            env.put("VGPU_RESERVATION_TTL", seconds(s.reservationTtl()));
+            env.put("VGPU_NODE_LOCK_TIMEOUT", seconds(s.nodeLockTimeout()));
+            env.put("VGPU_NODE_LOCK_WAIT", "8s");
+            env.put("VGPU_SHUTDOWN_TIMEOUT", "2s");
+            if (i == s.staleReplica() && !s.informerDelay().isZero()) {
+                env.put("VGPU_DEBUG_INFORMER_DELAY", seconds(s.informerDelay()));
+            }
+            String name = "replica-" + i + (i == s.staleReplica() ? "-stale" : "");
+            out.add(new GatewayReplica(name, ports.get(i), s.gatewayJar(), s.jvmOptions(), env, s.workDir()));
+        }
+        return out;
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
+    private static Path writeKubeconfig(Path file, String server) throws IOException {
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: chaos
+                  cluster:
+                    server: %s
+                contexts:
+                - name: chaos
+                  context:
+                    cluster: chaos
+                    user: chaos
+                    namespace: default
+                current-context: chaos
+                users:
+                - name: chaos
+                  user: {}
+                """.formatted(server));
+        return file;
+    }
+
+    /**
+     * A free port below Linux's ephemeral range (32768 and up): the replicas' outgoing connections take ephemeral
+     * ports, and one of them must never grab a port a replica restarts on.
+     */
+    private static int freePort() {
+        for (int tries = 0; tries < 1_000; tries++) {
+            int port = 20_000 + PORTS.nextInt(12_000);
+            if (!TAKEN.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port)) {
+                socket.setReuseAddress(true);
+                return port;
+            } catch (IOException e) {
+                // taken: try another
+            }
+        }
+        throw new UncheckedIOException(new IOException("no free port between 20000 and 32000"));
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

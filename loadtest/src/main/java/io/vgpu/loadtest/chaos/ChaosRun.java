@@ -1,0 +1,163 @@
+package io.vgpu.loadtest.chaos;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One chaos run end to end: start the cluster, run the {@link Workload} while a monkey kills -9 a random replica
+ * every {@link ChaosSettings#killEvery()} (waiting for the survivors' cluster to be safe, then restarting the victim
+ * and waiting for the full cluster to be safe again) and the {@link InvariantChecker} runs every
+ * {@link ChaosSettings#checkEvery()}; then the final check and the {@link ChaosReport}.
+ */
+public final class ChaosRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChaosRun.class);
+    private static final String CONFLICTS = "vgpu_filter_reserve_conflicts_total";
+
+    private final ChaosSettings settings;
+    /** Last conflict counter seen per replica incarnation ("name#incarnation"). */
+    private final Map<String, Double> conflicts = new ConcurrentHashMap<>();
+    private volatile String monkeyFailure;
+
+    private ChaosRun(ChaosSettings settings) {
+        this.settings = settings;
+    }
+
+    /** Runs {@code settings} and reports; never throws for a violation (read {@link ChaosReport#violations()}). */
+    public static ChaosReport run(ChaosSettings settings) {
+        return new ChaosRun(settings).execute();
+    }
+
+    private ChaosReport execute() {
+        long startup = System.nanoTime();
+        try (ChaosCluster cluster = ChaosCluster.start(settings)) {
+            Duration started = Duration.ofNanos(System.nanoTime() - startup);
+            LOG.info("chaos: {} replicas formed and safe in {} ms", settings.replicas(), started.toMillis());
+            ChaosStats stats = new ChaosStats();
+            Workload load = new Workload(cluster, stats);
+            InvariantChecker checker = new InvariantChecker(cluster, load.pods());
+            long began = System.nanoTime();
+            load.start();
+            Thread monkey = daemon("chaos-monkey", () -> monkey(cluster, load, stats));
+            Thread checks = daemon("chaos-checker", () -> checkPeriodically(checker));
+            long deadline = began + settings.runFor().toNanos();
+            long lastLog = 0;
+            while ((!load.done() || monkey.isAlive()) && System.nanoTime() < deadline) {
+                ChaosCluster.sleep(200);
+                if (System.nanoTime() - lastLog > 10_000_000_000L) {
+                    lastLog = System.nanoTime();
+                    LOG.info("chaos: {} pods created, {} done, {} decisions, {} kills, {} violations",
+                            load.created(), load.finished(), stats.decisions.sum(), stats.kills().size(),
+                            checker.violations().size());
+                }
+            }
+            Duration ran = Duration.ofNanos(System.nanoTime() - began);
+            boolean finished = load.done();
+            load.stop();
+            monkey.interrupt();
+            checks.interrupt();
+            join(monkey);
+            join(checks);
+            checker.finalCheck(finished);
+            List<String> violations = new ArrayList<>(checker.violations());
+            if (monkeyFailure != null) {
+                violations.add("recovery: " + monkeyFailure);
+            }
+            if (!finished) {
+                violations.add("unfinished: " + load.finished() + " of " + settings.pods() + " pods placed, run and "
+                        + "deleted within " + settings.runFor());
+            }
+            cluster.replicas().forEach(r -> scrapeConflicts(cluster, r));
+            cluster.killAll();
+            long stale = settings.staleReplica() < 0 ? 0 : Math.round(conflicts.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(cluster.replicas().get(settings.staleReplica()).name() + "#"))
+                    .mapToDouble(Map.Entry::getValue).sum());
+            return new ChaosReport(settings, started, ran, stats.podsCreated.sum(), stats.podsDeleted.sum(),
+                    stats.reservations.sum(), stats.decisions.sum(), stats.filterCalls.sum(), stats.noFit.sum(),
+                    stats.noFitAfterConflict.sum(), Math.round(conflicts.values().stream().mapToDouble(d -> d).sum()),
+                    stale, stats.filterErrors.sum(), stats.bindErrors.sum(), stats.boundDespiteError.sum(),
+                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(),
+                    stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
+                    stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
+                    checker.phantoms(), checker.checks(), violations);
+        }
+    }
+
+    /** Kills, waits for safety, restarts, waits for safety; {@link ChaosSettings#kills()} times. */
+    private void monkey(ChaosCluster cluster, Workload load, ChaosStats stats) {
+        SplittableRandom random = new SplittableRandom(settings.seed() ^ 0x5DEECE66DL);
+        try {
+            for (int k = 0; k < settings.kills(); k++) {
+                Thread.sleep(settings.killEvery().toMillis());
+                int index = random.nextInt(settings.replicas());
+                GatewayReplica victim = cluster.replicas().get(index);
+                scrapeConflicts(cluster, victim);
+                List<GatewayReplica> survivors = new ArrayList<>(cluster.replicas());
+                survivors.remove(victim);
+                Workload.KillWindow window = new Workload.KillWindow();
+                load.watchKill(window);
+                long killed = System.nanoTime();
+                LOG.info("chaos: kill -9 {}", victim.name());
+                victim.kill();
+                cluster.awaitFormed(survivors, Duration.ofSeconds(120));
+                long safe = System.nanoTime();
+                load.endKillWatch();
+                victim.start();
+                cluster.awaitFormed(cluster.replicas(), Duration.ofSeconds(180));
+                load.markUp(index);
+                long back = System.nanoTime();
+                LOG.info("chaos: {} killed; survivors safe after {} ms, back and safe after {} ms", victim.name(),
+                        (safe - killed) / 1_000_000, (back - killed) / 1_000_000);
+                stats.killed(new ChaosStats.KillRecord(victim.name(), (safe - killed) / 1_000_000,
+                        (back - killed) / 1_000_000, window.failed(), window.slowest(), window.longestGap()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("chaos monkey failed", e);
+            monkeyFailure = e.toString();
+        }
+    }
+
+    private void checkPeriodically(InvariantChecker checker) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(settings.checkEvery().toMillis());
+                checker.check();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("invariant check could not run: {}", e.toString());
+            }
+        }
+    }
+
+    private void scrapeConflicts(ChaosCluster cluster, GatewayReplica replica) {
+        if (replica.alive()) {
+            cluster.counter(replica, CONFLICTS).ifPresent(v ->
+                    conflicts.merge(replica.name() + "#" + replica.incarnations(), v, Math::max));
+        }
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

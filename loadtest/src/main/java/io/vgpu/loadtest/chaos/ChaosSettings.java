@@ -1,0 +1,87 @@
+package io.vgpu.loadtest.chaos;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One chaos run: how many gateway replicas, what cluster they schedule, how much work, and how much chaos.
+ *
+ * @param gatewayJar        the runnable gateway jar ({@code gateway/target/vgpu-gateway-all.jar})
+ * @param workDir           where replica logs, the kubeconfig and the report go
+ * @param replicas          gateway JVMs (separate processes on loopback, one Hazelcast cluster)
+ * @param staleReplica      index of the replica whose view lags by {@code informerDelay}; -1 for none
+ * @param informerDelay     the stale replica's {@code VGPU_DEBUG_INFORMER_DELAY}
+ * @param nodes             GPU nodes (few: contention is the point)
+ * @param gpusPerNode       cards per node
+ * @param gpuMemMiB         memory per card
+ * @param gpuSlots          split count per card
+ * @param pods              pods to create over the run (each is filtered, bound, run, then deleted)
+ * @param livePods          at most this many pods exist at once (churn keeps the API server small)
+ * @param schedulers        concurrent kube-scheduler workers (filter then bind, each call to a random replica)
+ * @param kills             replicas to kill -9 during the run (each restarted once the cluster is safe again); the
+ *                          run continues until both the pods and the kills are done
+ * @param killEvery         pause between a restart being complete and the next kill
+ * @param reservationTtl    {@code VGPU_RESERVATION_TTL}
+ * @param nodeLockTimeout   {@code VGPU_NODE_LOCK_TIMEOUT}: how long a lock left by a killed bind blocks its node
+ * @param runFor            give up (and report) after this long
+ * @param checkEvery        period of the invariant checks during the run
+ * @param jvmOptions        options of every gateway JVM (bounded heap, the ForkJoin setting of DEPENDENCIES.md)
+ * @param seed              random seed (pod sizes, replica choice, kill victims)
+ * @param keepRunning       no pods and no kills: start the replicas, print their endpoints, wait for Ctrl-C
+ */
+public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int staleReplica, Duration informerDelay,
+                            int nodes, int gpusPerNode, int gpuMemMiB, int gpuSlots, int pods, int livePods,
+                            int schedulers, int kills, Duration killEvery, Duration reservationTtl,
+                            Duration nodeLockTimeout, Duration runFor, Duration checkEvery, List<String> jvmOptions,
+                            long seed, boolean keepRunning) {
+
+    /**
+     * Every gateway JVM: 256 MiB heap, a real common pool on 2 cores (DEPENDENCIES.md pitfall 6), serial GC, the
+     * quick C1 compiler only (three JVMs start at once on two cores; C2 would spend the start compiling), and a 1 s
+     * wait before the Hazelcast join instead of 5 s (every replica starts at once here).
+     */
+    public static final List<String> GATEWAY_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+            "-Dhazelcast.wait.seconds.before.join=1");
+
+    /** Checks ranges. */
+    public ChaosSettings {
+        Objects.requireNonNull(gatewayJar, "gatewayJar");
+        Objects.requireNonNull(workDir, "workDir");
+        jvmOptions = List.copyOf(jvmOptions);
+        if (replicas < 1 || nodes < 1 || gpusPerNode < 1 || pods < 0 || livePods < 1 || schedulers < 1
+                || kills < 0) {
+            throw new IllegalArgumentException("replicas, nodes, GPUs, live pods and schedulers must be positive");
+        }
+        if (staleReplica >= replicas) {
+            throw new IllegalArgumentException("stale replica " + staleReplica + " of " + replicas);
+        }
+        if (kills > 0 && replicas < 3) {
+            throw new IllegalArgumentException("kills need at least 3 replicas (the quorum is a majority)");
+        }
+    }
+
+    /**
+     * The CI-sized run: 3 replicas (one stale by 10 s), 4 nodes of 2 cards, 1,500 pods with at most 48 alive,
+     * 2 kills, a 5 s reservation deadline.
+     */
+    public static ChaosSettings ci(Path gatewayJar, Path workDir) {
+        return new ChaosSettings(gatewayJar, workDir, 3, 2, Duration.ofSeconds(10), 4, 2, 24_000, 10, 1_500, 48, 8,
+                2, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(4),
+                Duration.ofSeconds(3), GATEWAY_JVM, 42, false);
+    }
+
+    /** The quorum the replicas run with: a majority (⌊N/2⌋+1), off for a single replica. */
+    public int quorum() {
+        return replicas == 1 ? 0 : replicas / 2 + 1;
+    }
+
+    /** A copy with another pod count. */
+    public ChaosSettings withPods(int count) {
+        return new ChaosSettings(gatewayJar, workDir, replicas, staleReplica, informerDelay, nodes, gpusPerNode,
+                gpuMemMiB, gpuSlots, count, livePods, schedulers, kills, killEvery, reservationTtl, nodeLockTimeout,
+                runFor, checkEvery, jvmOptions, seed, keepRunning);
+    }
+}

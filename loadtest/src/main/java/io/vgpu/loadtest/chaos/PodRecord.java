@@ -1,0 +1,48 @@
+package io.vgpu.loadtest.chaos;
+
+import io.fabric8.kubernetes.api.model.Pod;
+
+/**
+ * The driver's record of one pod through its life:
+ * <pre>
+ *   PENDING ──filter+bind OK──► BOUND ──device plugin: bind-phase=success, lock released──► RUNNING ──► DELETED
+ *      ▲  │ no fit, error, replica died                                 └── plugin found no lock ──► DELETED
+ *      └──┘ (retried after a back-off; a pod found bound meanwhile goes to BOUND)
+ * </pre>
+ * Fields are written by one driver thread at a time (the pod moves between queues) and read by the checker.
+ */
+final class PodRecord {
+
+    enum Phase { PENDING, BOUND, RUNNING, DELETED }
+
+    final String name;
+    final long createdAtMillis;
+    volatile Pod pod;
+    volatile Phase phase = Phase.PENDING;
+    volatile String node = "";
+    /** A bind call for this pod is on its way (its lock may be held legitimately). */
+    volatile boolean bindInFlight;
+    /** A bind call for this pod died with its replica: a lock it left blocks its node until the lock timeout. */
+    volatile boolean bindInterrupted;
+    /** Check the API before filtering again: an earlier bind may have landed although its answer was lost. */
+    volatile boolean verifyBeforeFilter;
+    /** When the driver deleted the pod (0 while it exists). */
+    volatile long deletedAtMillis;
+    volatile int attempts;
+    volatile long firstFilterNanos;
+
+    PodRecord(String name, Pod pod, long createdAtMillis) {
+        this.name = name;
+        this.pod = pod;
+        this.createdAtMillis = createdAtMillis;
+    }
+
+    String uid() {
+        return pod.getMetadata().getUid();
+    }
+
+    /** Whether a node lock held by this pod is legitimate now (it is binding or waiting for its device plugin). */
+    boolean mayHoldLock() {
+        return bindInFlight || phase == Phase.BOUND;
+    }
+}

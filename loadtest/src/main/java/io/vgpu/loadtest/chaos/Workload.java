@@ -1,0 +1,544 @@
+package io.vgpu.loadtest.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vgpu.state.codec.HamiAnnotations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The load: pods created through {@code /webhook}, several kube-schedulers ({@code /filter} then {@code /bind},
+ * each call to a random replica, aimed at few nodes), the HAMi device plugin after each bind (checks that the node
+ * lock names the pod, sets {@code bind-phase=success}, removes the lock), and churn (pods run briefly, then some end
+ * {@code Succeeded} and all are deleted), keeping at most {@link ChaosSettings#livePods()} pods alive.
+ *
+ * <p>Like kube-scheduler, a scheduler worker re-queues a pod after no fit or an error with a back-off, and after a
+ * failed bind it checks the API first, since the bind may have landed although its answer was lost with a dying
+ * replica. A call that finds its replica down goes to another replica (as a Service would once the endpoint is
+ * removed).
+ */
+final class Workload {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Workload.class);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    private static final int REPLICA_TRIES = 6;
+    private static final String CONFLICT = "reservation conflict";
+    private static final int KUBELETS = 4;
+
+    private final ChaosCluster cluster;
+    private final ChaosSettings settings;
+    private final ChaosStats stats;
+    private final KubernetesClient kube;
+    private final GatewayHttp http;
+    private final Map<String, PodRecord> pods = new ConcurrentHashMap<>();
+    private final DelayQueue<Due> pending = new DelayQueue<>();
+    private final DelayQueue<Due> kubelet = new DelayQueue<>();
+    private final AtomicInteger live = new AtomicInteger();
+    private final AtomicInteger created = new AtomicInteger();
+    private final AtomicInteger finished = new AtomicInteger();
+    private final Map<Integer, Long> downUntil = new ConcurrentHashMap<>();
+    private final AtomicReference<KillWindow> window = new AtomicReference<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final String nodeNamesJson;
+    private volatile boolean stopping;
+
+    Workload(ChaosCluster cluster, ChaosStats stats) {
+        this.cluster = cluster;
+        this.settings = cluster.settings();
+        this.stats = stats;
+        this.kube = cluster.kube();
+        this.http = cluster.http();
+        ArrayNode names = GatewayHttp.JSON.createArrayNode();
+        cluster.nodeNames().forEach(names::add);
+        this.nodeNamesJson = names.toString();
+    }
+
+    /** Every pod the run created, by name (the checker reads them). */
+    Map<String, PodRecord> pods() {
+        return pods;
+    }
+
+    /** Starts the creator, the scheduler workers and the kubelet workers. */
+    void start() {
+        thread("creator", this::createPods);
+        for (int i = 0; i < settings.schedulers(); i++) {
+            long seed = settings.seed() * 31 + i;
+            thread("scheduler-" + i, () -> schedule(new SplittableRandom(seed)));
+        }
+        for (int i = 0; i < KUBELETS; i++) {
+            long seed = settings.seed() * 17 + i;
+            thread("kubelet-" + i, () -> kubelet(new SplittableRandom(seed)));
+        }
+    }
+
+    /** Whether every pod has been created, placed, run and deleted. */
+    boolean done() {
+        return created.get() >= settings.pods() && finished.get() >= settings.pods();
+    }
+
+    int created() {
+        return created.get();
+    }
+
+    int finished() {
+        return finished.get();
+    }
+
+    /** Stops every thread (pods still alive stay in the API). */
+    void stop() {
+        stopping = true;
+        threads.forEach(Thread::interrupt);
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** From now on, failed calls and slow answers count towards this kill's record. */
+    void watchKill(KillWindow w) {
+        window.set(w);
+    }
+
+    void endKillWatch() {
+        KillWindow w = window.getAndSet(null);
+        if (w != null) {
+            w.close();
+        }
+    }
+
+    /** The replica is down: calls skip it for a moment (a Service drops a failing endpoint). */
+    void markDown(int replica, long millis) {
+        downUntil.put(replica, System.currentTimeMillis() + millis);
+    }
+
+    void markUp(int replica) {
+        downUntil.remove(replica);
+    }
+
+    // ------------------------------------------------------------------ creator
+
+    private void createPods() {
+        SplittableRandom random = new SplittableRandom(settings.seed());
+        while (!stopping && created.get() < settings.pods()) {
+            if (live.get() >= settings.livePods()) {
+                pause(5);
+                continue;
+            }
+            int seq = created.get();
+            String name = "p-" + seq;
+            try {
+                Pod admitted = admit(podTemplate(name, random), random);
+                Pod stored = kube.pods().inNamespace(ChaosCluster.NAMESPACE).resource(admitted).create();
+                PodRecord record = new PodRecord(name, stored, System.currentTimeMillis());
+                pods.put(name, record);
+                live.incrementAndGet();
+                created.incrementAndGet();
+                stats.podsCreated.increment();
+                pending.add(new Due(record, 0));
+            } catch (IOException | KubernetesClientException | IllegalStateException e) {
+                LOG.debug("creating {} failed, retrying: {}", name, e.toString());
+                pause(50);
+            }
+        }
+    }
+
+    private Pod podTemplate(String name, SplittableRandom random) {
+        int mem = 1_000 * (2 + random.nextInt(5));
+        int cores = 10 * random.nextInt(4);
+        ContainerBuilder c = new ContainerBuilder().withName("cuda").withImage("nvidia/cuda").withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .addToLimits("nvidia.com/gpumem", new Quantity(Integer.toString(mem)))
+                .addToLimits("nvidia.com/gpucores", new Quantity(Integer.toString(cores))).endResources();
+        // half the pods pack (all racing for the fullest node), half spread (racing for the emptiest)
+        String policy = random.nextBoolean() ? "binpack" : "spread";
+        return new PodBuilder().withNewMetadata().withNamespace(ChaosCluster.NAMESPACE).withName(name)
+                .addToAnnotations(HamiAnnotations.NODE_SCHEDULER_POLICY, policy).endMetadata()
+                .withNewSpec().withSchedulerName("default-scheduler").addToContainers(c.build()).endSpec().build();
+    }
+
+    /** What the API server does with a new pod: the CREATE review to {@code /webhook}, then its JSONPatch. */
+    private Pod admit(Pod pod, SplittableRandom random) throws IOException {
+        JsonNode object = GatewayHttp.JSON.readTree(kube.getKubernetesSerialization().asJson(pod));
+        ObjectNode review = GatewayHttp.JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1")
+                .put("kind", "AdmissionReview");
+        review.putObject("request").put("uid", UUID.randomUUID().toString())
+                .put("namespace", ChaosCluster.NAMESPACE).put("operation", "CREATE").set("object", object);
+        stats.webhookCalls.increment();
+        JsonNode response = call(random, "/webhook", review.toString()).json().path("response");
+        if (!response.path("allowed").asBoolean()) {
+            throw new IllegalStateException("webhook refused " + pod.getMetadata().getName() + ": " + response);
+        }
+        if (response.has("patch")) {
+            JsonNode patch = GatewayHttp.JSON.readTree(new String(Base64.getDecoder()
+                    .decode(response.get("patch").asText()), StandardCharsets.UTF_8));
+            JsonPatch.apply(object, patch);
+        }
+        Pod admitted = kube.getKubernetesSerialization().unmarshal(object.toString(), Pod.class);
+        if (!ChaosCluster.SCHEDULER.equals(admitted.getSpec().getSchedulerName())) {
+            throw new IllegalStateException("the webhook did not hand the pod to " + ChaosCluster.SCHEDULER);
+        }
+        return admitted;
+    }
+
+    // ------------------------------------------------------------------ kube-schedulers
+
+    private void schedule(SplittableRandom random) {
+        while (!stopping) {
+            Due due;
+            try {
+                due = pending.poll(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (due != null) {
+                try {
+                    scheduleOnce(due.pod, random);
+                } catch (RuntimeException e) {
+                    LOG.warn("scheduling {} failed unexpectedly", due.pod.name, e);
+                    retryLater(due.pod, 500);
+                }
+            }
+        }
+    }
+
+    private void scheduleOnce(PodRecord p, SplittableRandom random) {
+        if (p.verifyBeforeFilter && boundMeanwhile(p)) {
+            return;
+        }
+        p.verifyBeforeFilter = false;
+        p.attempts++;
+        long start = System.nanoTime();
+        JsonNode filtered;
+        try {
+            stats.filterCalls.increment();
+            filtered = call(random, "/filter", "{\"Pod\":" + kube.getKubernetesSerialization().asJson(p.pod)
+                    + ",\"Nodes\":null,\"NodeNames\":" + nodeNamesJson + "}").json();
+        } catch (IOException e) {
+            stats.filterErrors.increment();
+            retryLater(p, 200);
+            return;
+        }
+        if (!filtered.path("Error").asText("").isEmpty()) {
+            stats.filterErrors.increment();
+            retryLater(p, 200);
+            return;
+        }
+        JsonNode chosen = filtered.path("NodeNames");
+        if (!chosen.isArray() || chosen.isEmpty()) {
+            stats.noFit.increment();
+            if (filtered.path("FailedNodes").toString().contains(CONFLICT)) {
+                stats.noFitAfterConflict.increment();
+            }
+            retryLater(p, 100 + random.nextInt(200));
+            return;
+        }
+        stats.reservations.increment();
+        bind(p, chosen.get(0).asText(), start, random);
+    }
+
+    private void bind(PodRecord p, String node, long start, SplittableRandom random) {
+        String body = GatewayHttp.JSON.createObjectNode().put("PodName", p.name)
+                .put("PodNamespace", ChaosCluster.NAMESPACE).put("PodUID", p.uid()).put("Node", node).toString();
+        p.bindInFlight = true;
+        try {
+            stats.bindCalls.increment();
+            String error = call(random, "/bind", body).json().path("Error").asText("");
+            if (error.isEmpty()) {
+                stats.decided(start);
+                bound(p, node);
+                return;
+            }
+            stats.bindErrors.increment();
+        } catch (IOException e) {
+            stats.bindErrors.increment();
+            p.bindInterrupted = true;
+            p.bindInFlight = false;
+            // the answer died with its replica, but the binding may have landed: the kubelet would see the pod
+            // bound at once, whatever the scheduler does next, so it looks now
+            p.verifyBeforeFilter = true;
+            kubelet.add(new Due(p, 500));
+            return;
+        } finally {
+            p.bindInFlight = false;
+        }
+        // kube-scheduler: forget the pod, back off, and skip it if it turns out to be assigned meanwhile
+        p.verifyBeforeFilter = true;
+        retryLater(p, 1_000);
+    }
+
+    /** A live read: an earlier bind may have landed although its answer was lost. */
+    private boolean boundMeanwhile(PodRecord p) {
+        Pod current;
+        try {
+            current = kube.pods().inNamespace(ChaosCluster.NAMESPACE).withName(p.name).get();
+        } catch (KubernetesClientException e) {
+            retryLater(p, 500);
+            return true;
+        }
+        if (current == null) {
+            throw new IllegalStateException("pod " + p.name + " vanished while pending");
+        }
+        p.pod = current;
+        String node = current.getSpec().getNodeName();
+        if (node == null || node.isEmpty()) {
+            return false;
+        }
+        stats.boundDespiteError.increment();
+        bound(p, node);
+        return true;
+    }
+
+    private void bound(PodRecord p, String node) {
+        p.node = node;
+        p.phase = PodRecord.Phase.BOUND;
+        kubelet.add(new Due(p, 5 + (System.nanoTime() & 15)));
+    }
+
+    private void retryLater(PodRecord p, long millis) {
+        if (!stopping) {
+            pending.add(new Due(p, millis));
+        }
+    }
+
+    // ------------------------------------------------------------------ kubelet + device plugin, churn
+
+    private void kubelet(SplittableRandom random) {
+        while (!stopping) {
+            Due due;
+            try {
+                due = kubelet.poll(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (due == null) {
+                continue;
+            }
+            PodRecord p = due.pod;
+            try {
+                if (p.phase == PodRecord.Phase.PENDING) {
+                    if (!boundMeanwhile(p)) {
+                        retryLater(p, 500);
+                    }
+                } else if (p.phase == PodRecord.Phase.BOUND) {
+                    allocate(p, due.tries);
+                    if (p.phase == PodRecord.Phase.RUNNING) {
+                        kubelet.add(new Due(p, 200 + random.nextInt(1_000)));
+                    }
+                } else if (p.phase == PodRecord.Phase.RUNNING) {
+                    complete(p, random);
+                }
+            } catch (KubernetesClientException e) {
+                LOG.debug("kubelet step for {} failed, retrying: {}", p.name, e.toString());
+                Due again = new Due(p, 100);
+                again.tries = due.tries;
+                kubelet.add(again);
+            }
+        }
+    }
+
+    /**
+     * HAMi's device plugin on Allocate: the node lock must name the pod; then {@code bind-phase=success} and the
+     * lock is removed (guarded by the node's resourceVersion, so a lock taken meanwhile is never removed).
+     */
+    private void allocate(PodRecord p, int tries) {
+        Node node = kube.nodes().withName(p.node).get();
+        String lock = node.getMetadata().getAnnotations() == null ? null
+                : node.getMetadata().getAnnotations().get(HamiAnnotations.NODE_LOCK);
+        String owner = "," + ChaosCluster.NAMESPACE + "," + p.name;
+        if (lock == null || !lock.endsWith(owner)) {
+            if (tries < 30) {
+                Due again = new Due(p, 100);
+                again.tries = tries + 1;
+                kubelet.add(again);
+                return;
+            }
+            // HAMi's plugin fails Allocate; the kubelet fails the pod
+            stats.allocateWithoutLock.increment();
+            LOG.warn("device plugin on {}: lock {} does not name {}", p.node, lock, p.name);
+            patchPod(p, "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"failed\"}},"
+                    + "\"status\":{\"phase\":\"Failed\"}}");
+            p.phase = PodRecord.Phase.RUNNING;
+            return;
+        }
+        patchPod(p, "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"success\"}}}");
+        String rv = node.getMetadata().getResourceVersion();
+        kube.nodes().withName(p.node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"resourceVersion\":\"" + rv + "\",\"annotations\":{\"hami.io/mutex.lock\":null}}}");
+        stats.pluginAllocations.increment();
+        p.phase = PodRecord.Phase.RUNNING;
+    }
+
+    private void complete(PodRecord p, SplittableRandom random) {
+        if (random.nextInt(10) < 3) {
+            patchPod(p, "{\"status\":{\"phase\":\"Succeeded\"}}");
+        }
+        kube.pods().inNamespace(ChaosCluster.NAMESPACE).withName(p.name).delete();
+        p.deletedAtMillis = System.currentTimeMillis();
+        p.phase = PodRecord.Phase.DELETED;
+        stats.podsDeleted.increment();
+        live.decrementAndGet();
+        finished.incrementAndGet();
+    }
+
+    private void patchPod(PodRecord p, String mergePatch) {
+        kube.pods().inNamespace(ChaosCluster.NAMESPACE).withName(p.name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    }
+
+    // ------------------------------------------------------------------ calls to replicas
+
+    /** POSTs to a random replica that is not known to be down; another one when it turns out to be down. */
+    private GatewayHttp.Reply call(SplittableRandom random, String path, String body) throws IOException {
+        IOException last = null;
+        int n = settings.replicas();
+        int first = random.nextInt(n);
+        for (int i = 0; i < REPLICA_TRIES; i++) {
+            int index = (first + i) % n;
+            Long down = downUntil.get(index);
+            if (down != null && down > System.currentTimeMillis() && i < n) {
+                continue;
+            }
+            GatewayReplica replica = cluster.replicas().get(index);
+            long start = System.nanoTime();
+            try {
+                GatewayHttp.Reply reply = http.post(replica.apiPort(), path, body, CALL_TIMEOUT);
+                observe(start, reply.status() == 200);
+                return reply;
+            } catch (IOException e) {
+                observe(start, false);
+                last = e;
+                stats.failoverRetries.increment();
+                markDown(index, 1_000);
+                if (!"/webhook".equals(path) && !"/filter".equals(path) && isMidCall(e)) {
+                    throw e; // a bind may have been half done: the caller must check before retrying
+                }
+            }
+        }
+        throw last == null ? new IOException("every replica is down") : last;
+    }
+
+    /** The connection broke after the request went out (not refused). */
+    private static boolean isMidCall(IOException e) {
+        String text = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return !(e instanceof ConnectException) && !text.contains("connection refused");
+    }
+
+    private void observe(long startNanos, boolean ok) {
+        KillWindow w = window.get();
+        if (w != null) {
+            w.record((System.nanoTime() - startNanos) / 1_000_000, ok);
+        }
+    }
+
+    private void thread(String name, Runnable body) {
+        Thread t = new Thread(body, "chaos-" + name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What the driver saw while a kill was being absorbed: failed calls, the slowest answer, the longest outage. */
+    static final class KillWindow {
+        private long failed;
+        private long slowest;
+        private long lastOkNanos = System.nanoTime();
+        private long longestGapNanos;
+        private long closedNanos;
+
+        synchronized void record(long millis, boolean ok) {
+            if (closedNanos != 0) {
+                return;
+            }
+            if (!ok) {
+                failed++;
+            } else {
+                long now = System.nanoTime();
+                longestGapNanos = Math.max(longestGapNanos, now - lastOkNanos);
+                lastOkNanos = now;
+            }
+            slowest = Math.max(slowest, millis);
+        }
+
+        /** Stops recording (the survivors are safe again). */
+        synchronized void close() {
+            if (closedNanos == 0) {
+                closedNanos = System.nanoTime();
+            }
+        }
+
+        /** The longest time without any successful answer between the kill and {@link #close}, in ms. */
+        synchronized long longestGap() {
+            long end = closedNanos == 0 ? System.nanoTime() : closedNanos;
+            return Math.max(longestGapNanos, end - lastOkNanos) / 1_000_000;
+        }
+
+        synchronized long failed() {
+            return failed;
+        }
+
+        synchronized long slowest() {
+            return slowest;
+        }
+    }
+
+    /** A pod due for its next step at a time. */
+    private static final class Due implements Delayed {
+        private final PodRecord pod;
+        private final long atNanos;
+        private int tries;
+
+        Due(PodRecord pod, long delayMillis) {
+            this.pod = pod;
+            this.atNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            return Long.compare(atNanos, ((Due) other).atNanos);
+        }
+    }
+}
