@@ -3,6 +3,7 @@ package io.vgpu.gateway.scheduling;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.nodelock.LockNode;
 import io.vgpu.gateway.core.port.BindOutcome;
 import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
@@ -337,8 +338,8 @@ public final class BindService {
         return Future.failedFuture(message);
     }
 
+    /** HAMi's text with the configured timeout as Go prints it ({@code 5m0s}, {@code 15s}; not whole minutes only). */
     private String contention(ExtenderBindingArgs args) {
-        return "node " + args.node() + " has been locked within " + config.nodeLockTimeout().toMinutes()
-                + "m0s: node lock contention";
+        return LockNode.contentionMessage(args.node(), config.nodeLockTimeout());
     }
 }

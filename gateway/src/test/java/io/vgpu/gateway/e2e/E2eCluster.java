@@ -84,6 +84,8 @@ final class E2eCluster implements AutoCloseable {
     private final GatewayLauncher.Handle gateway;
     private final String hazelcastCluster;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient metricsHttp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
 
     private E2eCluster(MockApiServer api, KubernetesClient kube, Path kubeconfig, GatewayLauncher.Handle gateway,
                        String hazelcastCluster) {
@@ -369,10 +371,13 @@ final class E2eCluster implements AutoCloseable {
         return await(send(HttpRequest.newBuilder(uri(path)).GET()));
     }
 
-    /** A GET on the metrics listener ({@code /metrics}, {@code /debug/state}). */
+    /** A GET on the metrics listener ({@code /metrics}, {@code /debug/state}), over HTTP/1.1 as Prometheus scrapes. */
     Reply getMetricsPort(String path) {
-        return await(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() + path))
-                .GET()));
+        return await(metricsHttp.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + gateway.metricsPort() + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .thenApply(r -> new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
+                        r.body())));
     }
 
     private CompletableFuture<Reply> send(HttpRequest.Builder request) {

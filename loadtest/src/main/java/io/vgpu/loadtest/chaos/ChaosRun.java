@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One chaos run end to end: start the cluster, run the {@link Workload} while a monkey kills -9 a random replica
  * every {@link ChaosSettings#killEvery()} (waiting for the survivors' cluster to be safe, then restarting the victim
- * and waiting for the full cluster to be safe again) and the {@link InvariantChecker} runs every
- * {@link ChaosSettings#checkEvery()}; then the final check and the {@link ChaosReport}.
+ * and waiting for the full cluster to be safe again), at most {@link ChaosSettings#kills()} times and never after
+ * the load is done, and the {@link InvariantChecker} runs every {@link ChaosSettings#checkEvery()}; then the final
+ * check and the {@link ChaosReport}.
  */
 public final class ChaosRun {
 
@@ -25,6 +28,8 @@ public final class ChaosRun {
     /** Last conflict counter seen per replica incarnation ("name#incarnation"). */
     private final Map<String, Double> conflicts = new ConcurrentHashMap<>();
     private volatile String monkeyFailure;
+    /** Counted down when the load is done: the monkey makes no further kill. */
+    private final CountDownLatch loadDone = new CountDownLatch(1);
 
     private ChaosRun(ChaosSettings settings) {
         this.settings = settings;
@@ -49,7 +54,7 @@ public final class ChaosRun {
             Thread checks = daemon("chaos-checker", () -> checkPeriodically(checker));
             long deadline = began + settings.runFor().toNanos();
             long lastLog = 0;
-            while ((!load.done() || monkey.isAlive()) && System.nanoTime() < deadline) {
+            while (!load.done() && System.nanoTime() < deadline) {
                 ChaosCluster.sleep(200);
                 if (System.nanoTime() - lastLog > 10_000_000_000L) {
                     lastLog = System.nanoTime();
@@ -60,10 +65,10 @@ public final class ChaosRun {
             }
             Duration ran = Duration.ofNanos(System.nanoTime() - began);
             boolean finished = load.done();
+            loadDone.countDown();
+            join(monkey); // a kill under way ends with its victim back and the cluster safe
             load.stop();
-            monkey.interrupt();
             checks.interrupt();
-            join(monkey);
             join(checks);
             checker.finalCheck(finished);
             List<String> violations = new ArrayList<>(checker.violations());
@@ -83,10 +88,10 @@ public final class ChaosRun {
                     stats.reservations.sum(), stats.decisions.sum(), stats.filterCalls.sum(), stats.noFit.sum(),
                     stats.noFitAfterConflict.sum(), Math.round(conflicts.values().stream().mapToDouble(d -> d).sum()),
                     stale, stats.filterErrors.sum(), stats.bindErrors.sum(), stats.boundDespiteError.sum(),
-                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(),
+                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(), stats.eventsExpired.sum(),
                     stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
                     stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
-                    checker.phantoms(), checker.checks(), violations);
+                    checker.phantoms(), checker.latePhantoms(), checker.checks(), violations);
         }
     }
 
@@ -95,7 +100,9 @@ public final class ChaosRun {
         SplittableRandom random = new SplittableRandom(settings.seed() ^ 0x5DEECE66DL);
         try {
             for (int k = 0; k < settings.kills(); k++) {
-                Thread.sleep(settings.killEvery().toMillis());
+                if (loadDone.await(settings.killEvery().toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
                 int index = random.nextInt(settings.replicas());
                 GatewayReplica victim = cluster.replicas().get(index);
                 scrapeConflicts(cluster, victim);
@@ -155,7 +162,7 @@ public final class ChaosRun {
 
     private static void join(Thread t) {
         try {
-            t.join(30_000);
+            t.join(240_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param pods              pods to create over the run (each is filtered, bound, run, then deleted)
  * @param livePods          at most this many pods exist at once (churn keeps the API server small)
  * @param schedulers        concurrent kube-scheduler workers (filter then bind, each call to a random replica)
- * @param kills             replicas to kill -9 during the run (each restarted once the cluster is safe again); the
- *                          run continues until both the pods and the kills are done
+ * @param kills             at most this many kill -9 during the run (each victim restarted once the cluster is safe
+ *                          again); none after the last pod is done
  * @param killEvery         pause between a restart being complete and the next kill
  * @param reservationTtl    {@code VGPU_RESERVATION_TTL}
  * @param nodeLockTimeout   {@code VGPU_NODE_LOCK_TIMEOUT}: how long a lock left by a killed bind blocks its node
@@ -69,7 +69,7 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
      */
     public static ChaosSettings ci(Path gatewayJar, Path workDir) {
         return new ChaosSettings(gatewayJar, workDir, 3, 2, Duration.ofSeconds(10), 4, 2, 24_000, 10, 1_500, 48, 8,
-                2, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(4),
+                2, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(5),
                 Duration.ofSeconds(3), GATEWAY_JVM, 42, false);
     }
 

@@ -29,6 +29,7 @@ final class ChaosStats {
     /** Bound pods whose node lock did not name them when their device plugin looked. */
     final LongAdder allocateWithoutLock = new LongAdder();
     final LongAdder podsDeleted = new LongAdder();
+    final LongAdder eventsExpired = new LongAdder();
     final LatencyRecorder decisionLatency = new LatencyRecorder();
     final AtomicLong lastDecisionNanos = new AtomicLong(System.nanoTime());
     final AtomicLong longestDecisionGapNanos = new AtomicLong();

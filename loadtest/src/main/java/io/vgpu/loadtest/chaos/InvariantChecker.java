@@ -58,6 +58,7 @@ final class InvariantChecker {
     private final Map<String, String> violations = new LinkedHashMap<>();
     private final Map<String, Long> lockedByNonBinder = new ConcurrentHashMap<>();
     private final Set<String> phantoms = new HashSet<>();
+    private final Set<String> latePhantoms = new HashSet<>();
     private long checks;
 
     InvariantChecker(ChaosCluster cluster, Map<String, PodRecord> pods) {
@@ -75,9 +76,18 @@ final class InvariantChecker {
         return checks;
     }
 
-    /** Distinct charges seen in some view for a pod deleted longer ago than that view can lag. */
+    /** Distinct charges seen in some view for a pod the driver had deleted before the view was taken. */
     synchronized int phantoms() {
         return phantoms.size();
+    }
+
+    /**
+     * The part of {@link #phantoms} still charged more than twice the informer delay plus 5 s after the deletion (a
+     * stale owner applies the delete that late, and a stale view shows it that much later again): deletes that were
+     * lost and repaired later, rather than merely not applied yet.
+     */
+    synchronized int latePhantoms() {
+        return latePhantoms.size();
     }
 
     /** One periodic check (safe to run while the load runs and replicas die). */
@@ -236,6 +246,9 @@ final class InvariantChecker {
                 PodRecord pod = pods.get(charge.path("name").asText());
                 if (pod != null && pod.deletedAtMillis != 0 && pod.deletedAtMillis < now) {
                     phantoms.add(name + " " + charge.path("uid").asText());
+                    if (pod.deletedAtMillis < now - 2 * lag - 5_000) {
+                        latePhantoms.add(name + " " + charge.path("uid").asText());
+                    }
                     continue;
                 }
                 if (!reserved || deadline > now) {

@@ -52,6 +52,7 @@ final class Workload {
     private static final int REPLICA_TRIES = 6;
     private static final String CONFLICT = "reservation conflict";
     private static final int KUBELETS = 4;
+    private static final long EVENT_TTL_MILLIS = 10_000;
 
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
@@ -93,6 +94,7 @@ final class Workload {
             long seed = settings.seed() * 31 + i;
             thread("scheduler-" + i, () -> schedule(new SplittableRandom(seed)));
         }
+        thread("event-ttl", this::expireEvents);
         for (int i = 0; i < KUBELETS; i++) {
             long seed = settings.seed() * 17 + i;
             thread("kubelet-" + i, () -> kubelet(new SplittableRandom(seed)));
@@ -414,6 +416,21 @@ final class Workload {
     private void patchPod(PodRecord p, String mergePatch) {
         kube.pods().inNamespace(ChaosCluster.NAMESPACE).withName(p.name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    }
+
+    /**
+     * The API server's event TTL (1 h by default; {@link #EVENT_TTL_MILLIS} here): the scheduling Events the
+     * gateways write would otherwise pile up in the mock, whose cost grows with its object count.
+     */
+    private void expireEvents() {
+        while (!stopping) {
+            pause(EVENT_TTL_MILLIS);
+            try {
+                stats.eventsExpired.add(kube.v1().events().inNamespace(ChaosCluster.NAMESPACE).delete().size());
+            } catch (KubernetesClientException e) {
+                LOG.debug("expiring events failed: {}", e.toString());
+            }
+        }
     }
 
     // ------------------------------------------------------------------ calls to replicas

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MultiReplicaChaosTest {
 
     @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void threeReplicasUnderContentionAndKillsNeverAllocateTwice() throws IOException {
         Path jar = gatewayJar();
         Path workDir = Path.of("target", "chaos");

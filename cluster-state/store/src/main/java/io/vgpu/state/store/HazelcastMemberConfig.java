@@ -17,7 +17,9 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
  * environment lookups by Hazelcast): TCP-IP join from the member list, or Kubernetes DNS discovery of a headless
  * Service (multicast and auto-detection off either way), phone-home off,
  * Hazelcast's own shutdown hook off (the application leaves gracefully through
- * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, and the three maps.
+ * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the three maps, and,
+ * with backups, changes that fail unless their backup acknowledged them (so a member cut off from the others can
+ * never report an allocation the majority does not have, even before the split is detected).
  */
 public final class HazelcastMemberConfig {
 
@@ -35,6 +37,9 @@ public final class HazelcastMemberConfig {
      * attaches to the member; absent or 0 in production.
      */
     public static final String VIEW_DELAY_PROPERTY = "vgpu.debug.view-delay-millis";
+
+    /** Hazelcast property: an operation whose synchronous backups did not acknowledge fails instead of succeeding. */
+    static final String FAIL_ON_INDETERMINATE = "hazelcast.operation.fail.on.indeterminate.state";
 
     /** Hazelcast Kubernetes discovery property names (DNS-lookup mode). */
     static final String DNS_SERVICE = "service-dns";
@@ -56,6 +61,11 @@ public final class HazelcastMemberConfig {
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         if (store.partitionCount() > 0) {
             config.setProperty("hazelcast.partition.count", Integer.toString(store.partitionCount()));
+        }
+        if (store.backupCount() > 0) {
+            // a change counts only once its backup has it: without this, a member cut off from its peers still
+            // acknowledges changes (after the backup timeout) that the majority, promoting its backups, never sees
+            config.setProperty(FAIL_ON_INDETERMINATE, "true");
         }
         if (store.viewDelayMillis() > 0) {
             config.setProperty(VIEW_DELAY_PROPERTY, Long.toString(store.viewDelayMillis()));

@@ -1,6 +1,7 @@
 package io.vgpu.state.store;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.core.OperationTimeoutException;
 import com.hazelcast.spi.exception.RetryableException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
@@ -75,6 +76,7 @@ final class Stages {
             cause = cause.getCause();
         }
         if (cause instanceof SplitBrainProtectionException
+                || cause instanceof IndeterminateOperationStateException
                 || cause instanceof HazelcastInstanceNotActiveException
                 || cause instanceof OperationTimeoutException
                 || cause instanceof RetryableException) {

@@ -58,6 +58,15 @@ class MemberDiscoveryAndViewTest {
         assertThat(delayed.getProperty(HazelcastMemberConfig.VIEW_DELAY_PROPERTY)).isEqualTo("1500");
     }
 
+    @Test
+    void withBackupsAChangeCountsOnlyOnceItsBackupHasIt() {
+        Config withBackup = HazelcastMemberConfig.build(new StoreConfig("c", List.of(), "", 5701, 1, 0, 0));
+        Config without = HazelcastMemberConfig.build(new StoreConfig("c", List.of(), "", 5701, 0, 0, 0));
+
+        assertThat(withBackup.getProperty(HazelcastMemberConfig.FAIL_ON_INDETERMINATE)).isEqualTo("true");
+        assertThat(without.getProperty(HazelcastMemberConfig.FAIL_ON_INDETERMINATE)).isNull();
+    }
+
     /** "localhost" stands in for the headless Service: its A record is where the first member listens. */
     @Test
     void membersFoundThroughDnsFormOneCluster() {

@@ -63,8 +63,15 @@ class SplitBrainTest {
             join(a.registerNode(inventory("n2", gpu("g0", 10, 8000))));
             assertThat(join(minority.reserve("n1", pod("before"), slice("g0", 1000), 0, Long.MAX_VALUE))
                     .isReserved()).isTrue();
+            String owned = ownedBy(minority);
+            join(a.registerNode(inventory(owned, gpu("g0", 10, 8000))));
 
             network.isolate(2);
+
+            // before anyone notices the split, the minority still owns this key: its change cannot reach the backup
+            // on the majority side, so it must fail rather than count
+            assertThat(unavailableAtAll(minority.reserve(owned, pod("window"), slice("g0", 1000), 0,
+                    Long.MAX_VALUE))).isTrue();
 
             eventually(DETECT, () -> assertThat(a.member().getCluster().getMembers()).hasSize(2));
             eventually(DETECT, () -> assertThat(unavailable(minority.reserve("n2", pod("minority"), slice("g0", 1000),
@@ -86,6 +93,8 @@ class SplitBrainTest {
             NodeState n1 = a.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
             NodeState n2 = a.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n2");
             assertThat(n1.charges()).containsOnlyKeys("before", "majority-1");
+            NodeState ownedState = a.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get(owned);
+            assertThat(ownedState.charges()).doesNotContainKey("window");
             assertThat(n2.charges()).containsOnlyKeys("majority-2", "after");
             assertThat(join(minority.reserve("n1", pod("too-big"), slice("g0", 7000), 0, Long.MAX_VALUE)))
                     .isEqualTo(new ReserveOutcome.Refused());
@@ -132,6 +141,31 @@ class SplitBrainTest {
         @Override
         public InetSocketAddress getPublicAddress(EndpointQualifier qualifier) {
             return publish;
+        }
+    }
+
+    /** A node name whose key {@code replica} owns. */
+    private static String ownedBy(HazelcastClusterState replica) {
+        for (int i = 0; i < 1_000; i++) {
+            if (replica.ownsNode("owned-" + i)) {
+                return "owned-" + i;
+            }
+        }
+        throw new AssertionError("the replica owns no key");
+    }
+
+    /** Whether the call failed as "cannot serve now", for whatever reason (no backup ack, timeout, no quorum). */
+    private static boolean unavailableAtAll(CompletionStage<?> call) {
+        try {
+            call.toCompletableFuture().get(30, TimeUnit.SECONDS);
+            return false;
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof ClusterStateUnavailableException;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (TimeoutException e) {
+            return false;
         }
     }
 
