@@ -17,20 +17,22 @@ import java.util.List;
  * @param mockReplicas replica counts of the mock-API rows
  * @param heapNodes    nodes of the heap probe
  * @param heapPods     placed pods of the heap probe
+ * @param heapLimit    how long one heap probe may run
  */
 record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, int cycleNodes,
                   ExtenderLoad.Timing cycleTiming, List<Integer> replicas, List<Integer> streams,
-                  List<Long> delaysMillis, int mockNodes, List<Integer> mockReplicas, int heapNodes, int heapPods) {
+                  List<Long> delaysMillis, int mockNodes, List<Integer> mockReplicas, int heapNodes, int heapPods,
+                  Duration heapLimit) {
 
     /** The documented run (docs/benchmarks.md). */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(12)), 500,
             new ExtenderLoad.Timing(Duration.ofSeconds(5), Duration.ofSeconds(10)), List.of(1, 3), List.of(1, 3),
-            List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000);
+            List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4));
 
     /** CI: every part, small and short. */
     static final BenchSizes SMOKE = new BenchSizes(List.of(50),
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), 50,
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), List.of(1), List.of(1),
-            List.of(0L), 20, List.of(1), 200, 2_000);
+            List.of(0L), 20, List.of(1), 200, 2_000, Duration.ofMinutes(2));
 }

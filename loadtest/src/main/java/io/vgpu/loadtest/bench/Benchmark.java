@@ -53,6 +53,7 @@ public final class Benchmark {
     private final BenchSizes sizes;
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, Object> heap = new LinkedHashMap<>();
+    private final List<String> failures = new ArrayList<>();
 
     private Benchmark(BenchSizes sizes) {
         this.sizes = sizes;
@@ -63,45 +64,79 @@ public final class Benchmark {
         Logs.quiet();
         BenchSizes sizes = parsed.smoke() ? BenchSizes.SMOKE : BenchSizes.FULL;
         Benchmark bench = new Benchmark(sizes);
+        Map<String, Object> machine = Machine.describe();
         long t0 = System.nanoTime();
-        bench.runAll(parsed);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        BenchReport report = new BenchReport(Machine.describe(), sizes, bench.rows, bench.heap, seconds);
-        report.writeJson(parsed.out());
-        if (parsed.markdown() != null) {
-            report.writeMarkdown(parsed.markdown());
-        }
+        Runnable checkpoint = () -> bench.write(parsed, machine, t0, false);
+        bench.runAll(parsed, checkpoint);
+        BenchReport report = bench.write(parsed, machine, t0, true);
         System.out.println(report.markdown());
-        System.out.printf(Locale.ROOT, "benchmark: %d rows in %.0f s; JSON %s%n", bench.rows.size(), seconds,
-                parsed.out());
-        List<String> broken = report.brokenRows();
+        System.out.printf(Locale.ROOT, "benchmark: %d rows in %.0f s; JSON %s%n", bench.rows.size(),
+                (System.nanoTime() - t0) / 1e9, parsed.out());
+        List<String> broken = new ArrayList<>(report.brokenRows());
+        broken.addAll(bench.failures);
         if (!broken.isEmpty()) {
-            System.err.println("benchmark: no successful request in " + broken);
+            System.err.println("benchmark: broken parts or rows without a successful request: " + broken);
             System.exit(1);
         }
         System.exit(0);
     }
 
-    private void runAll(BenchArgs args) throws Exception {
+    /** Writes the JSON (and Markdown) with what has been measured so far. */
+    private BenchReport write(BenchArgs args, Map<String, Object> machine, long t0, boolean last) {
+        Map<String, Object> m = new LinkedHashMap<>(machine);
+        m.put("loadAverageAtEnd", Machine.loadAverage());
+        BenchReport report = new BenchReport(m, sizes, rows, heap, (System.nanoTime() - t0) / 1e9, failures, !last);
+        try {
+            report.writeJson(args.out());
+            if (args.markdown() != null) {
+                report.writeMarkdown(args.markdown());
+            }
+        } catch (IOException e) {
+            System.err.println("bench: cannot write the results: " + e);
+        }
+        return report;
+    }
+
+    private void runAll(BenchArgs args, Runnable checkpoint) throws Exception {
         try (BenchHttp http = new BenchHttp()) {
             if (args.wants("filter")) {
                 for (int n : args.filterNodes().isEmpty() ? sizes.filterNodes() : args.filterNodes()) {
-                    filterAt(http, n);
+                    part("filter at " + n + " nodes", () -> filterAt(http, n));
+                    checkpoint.run();
                 }
             }
             if (args.wants("cycle")) {
-                cycles(http);
+                part("cycles", () -> cycles(http));
+                checkpoint.run();
             }
             if (args.wants("binpack")) {
-                binpack(http);
+                part("binpack", () -> binpack(http));
+                checkpoint.run();
             }
             if (args.wants("mock")) {
-                mock(http);
+                part("mock API server", () -> mock(http));
+                checkpoint.run();
             }
         }
         if (args.wants("heap")) {
-            heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods()));
+            part("heap", () -> heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods(), sizes.heapLimit())));
         }
+    }
+
+    /** One part of the run; a part that breaks is reported and the others still run. */
+    private void part(String name, Part part) {
+        try {
+            part.run();
+        } catch (Exception | Error e) {
+            failures.add(name + ": " + e);
+            System.err.println("bench: " + name + " failed: " + e);
+            e.printStackTrace();
+        }
+    }
+
+    /** A part of the run. */
+    private interface Part {
+        void run() throws Exception;
     }
 
     // ------------------------------------------------------------------ /filter at N nodes

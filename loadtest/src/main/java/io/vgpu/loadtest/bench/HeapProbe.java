@@ -47,7 +47,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HeapProbe {
 
-    private static final int BATCH = 5_000;
+    private static final int BATCH = 1_000;
 
     private HeapProbe() {
     }
@@ -81,22 +81,31 @@ public final class HeapProbe {
         }
         long withNodes = usedAfterGc();
 
+        List<ObservedPod> placed = new java.util.ArrayList<>(podCount);
+        for (int i = 0; i < podCount; i++) {
+            ObservedPod pod = placedPod(i, nodes, state);
+            podCache.put(pod.spec().namespace() + "/" + pod.spec().name(), pod);
+            placed.add(pod);
+        }
+        long withCaches = usedAfterGc();
         for (int from = 0; from < podCount; from += BATCH) {
             int to = Math.min(podCount, from + BATCH);
             for (int i = from; i < to; i++) {
-                ObservedPod pod = placedPod(i, nodes, state);
-                podCache.put(pod.spec().namespace() + "/" + pod.spec().name(), pod);
-                ingest.podAdded(pod);
+                ingest.podAdded(placed.get(i));
             }
             awaitCharged(state, nodes, to);
         }
+        placed = null;
         long withPods = usedAfterGc();
         long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
         System.out.printf(Locale.ROOT, "{\"nodes\":%d,\"gpus\":%d,\"pods\":%d,\"heapMaxMiB\":%.1f,"
-                        + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"nodesAndPods\":%.1f},"
+                        + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"podCaches\":%.1f,\"nodesAndPods\":%.1f},"
                         + "\"podCache\":%d,\"nodeCache\":%d,\"seconds\":%.1f}%n", nodeCount, nodeCount * 8, podCount,
-                mib(max), mib(baseline), mib(withNodes), mib(withPods), podCache.size(), nodeCache.size(),
+                mib(max), mib(baseline), mib(withNodes), mib(withCaches), mib(withPods), podCache.size(), nodeCache.size(),
                 (System.nanoTime() - t0) / 1e9);
+        System.out.flush();
+        // -Dvgpu.heap.hold=SECONDS keeps the state alive for a look with jcmd GC.class_histogram
+        Thread.sleep(1000L * Integer.getInteger("vgpu.heap.hold", 0));
         state.shutdown().toCompletableFuture().join();
         System.exit(0);
     }

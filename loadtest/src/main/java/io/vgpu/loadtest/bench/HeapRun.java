@@ -1,12 +1,10 @@
 package io.vgpu.loadtest.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,35 +18,68 @@ final class HeapRun {
     private HeapRun() {
     }
 
-    static Map<String, Object> fork(int nodes, int pods) throws IOException, InterruptedException {
-        System.out.printf("bench: heap at %d nodes / %d pods (own JVM, %s)%n", nodes, pods, MAX_HEAP);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, MAX_HEAP, "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4",
-                "-cp", System.getProperty("java.class.path"), HeapProbe.class.getName(), Integer.toString(nodes),
-                Integer.toString(pods));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String json = null;
-        StringBuilder output = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                output.append(line).append('\n');
-                if (line.startsWith("{")) {
-                    json = line;
-                }
-            }
-        }
-        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0 || json == null) {
-            throw new IllegalStateException("the heap probe failed (exit " + (p.isAlive() ? "none" : p.exitValue())
-                    + "):\n" + tail(output));
-        }
+    /**
+     * Runs the probe under {@code -Xmx512m}; when that does not complete (out of memory, or a GC that thrashes past
+     * {@code limit}), runs it again under {@code -Xmx1g} to measure what the state needs, and says so.
+     */
+    static Map<String, Object> fork(int nodes, int pods, Duration limit) throws IOException, InterruptedException {
         Map<String, Object> out = new LinkedHashMap<>();
+        Attempt first = attempt(nodes, pods, MAX_HEAP, limit);
         out.put("jvm", MAX_HEAP + " (default collector)");
-        JsonNode parsed = BenchHttp.JSON.readTree(json);
-        parsed.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+        if (first.json() != null) {
+            out.put("completedUnderMaxHeap", true);
+            BenchHttp.JSON.readTree(first.json()).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+            return out;
+        }
+        out.put("completedUnderMaxHeap", false);
+        out.put("failureUnderMaxHeap", first.failure());
+        Attempt second = attempt(nodes, pods, "-Xmx1g", limit);
+        if (second.json() != null) {
+            out.put("jvm", "-Xmx1g (the -Xmx512m run did not complete)");
+            BenchHttp.JSON.readTree(second.json()).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+        } else {
+            out.put("failureUnder1g", second.failure());
+        }
         return out;
     }
 
+    /**
+     * One probe run.
+     *
+     * @param json    its result line, or null
+     * @param failure why there is none
+     */
+    private record Attempt(String json, String failure) {
+    }
+
+    private static Attempt attempt(int nodes, int pods, String maxHeap, Duration limit)
+            throws IOException, InterruptedException {
+        System.out.printf("bench: heap at %d nodes / %d pods (own JVM, %s)%n", nodes, pods, maxHeap);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = List.of(java, maxHeap, "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-cp", System.getProperty("java.class.path"),
+                HeapProbe.class.getName(), Integer.toString(nodes), Integer.toString(pods));
+        Path log = Files.createTempFile("vgpu-heap-probe-", ".log");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                return new Attempt(null, "did not finish within " + limit.toSeconds() + " s (GC thrashing near the "
+                        + "heap limit)");
+            }
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            String json = output.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElse(null);
+            if (p.exitValue() != 0 || json == null) {
+                return new Attempt(null, "exit " + p.exitValue() + (output.contains("OutOfMemoryError")
+                        ? " (OutOfMemoryError)" : "") + ": " + tail(new StringBuilder(output)));
+            }
+            return new Attempt(json, null);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
     private static String tail(StringBuilder s) {
-        return s.length() <= 4000 ? s.toString() : s.substring(s.length() - 4000);
+        return s.length() <= 600 ? s.toString() : s.substring(s.length() - 600);
     }
 }

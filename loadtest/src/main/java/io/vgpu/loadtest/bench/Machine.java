@@ -24,7 +24,14 @@ final class Machine {
         m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         m.put("jvmArgs", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
         m.put("maxHeapMiB", Runtime.getRuntime().maxMemory() / (1024 * 1024));
+        m.put("loadAverageAtStart", loadAverage());
         return m;
+    }
+
+    /** The 1/5/15-minute load averages: the machine may be shared, and other work distorts the figures. */
+    static String loadAverage() {
+        List<String> l = lines("/proc/loadavg");
+        return l.isEmpty() ? "unknown" : String.join(" ", java.util.Arrays.asList(l.get(0).split(" ")).subList(0, 3));
     }
 
     private static String cpuModel() {

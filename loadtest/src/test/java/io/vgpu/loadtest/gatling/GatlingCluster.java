@@ -37,13 +37,18 @@ import java.util.Set;
  *   {@code vgpu.load.warmup} (seconds of ramp from 1/s to the rate, not asserted on separately),
  *   {@code vgpu.load.seconds} (seconds at the rate).</li>
  * </ul>
- * Pitfall 8 of DEPENDENCIES.md: the load generator shares this JVM and the 2 cores with the gateway, so latency
+ * The gateway runs the spread node policy: under binpack, consecutive pods go to the same node and wait for its
+ * lock (docs/benchmarks.md, "what bounds pods/s").
+ *
+ * <p>Pitfall 8 of DEPENDENCIES.md: the load generator shares this JVM and the 2 cores with the gateway, so latency
  * figures from these runs are indicative; the benchmark driver (docs/benchmarks.md) has the measured ones. The
  * simulations assert the error rate only.
  */
 final class GatlingCluster implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
+    /** Held here: java.util.logging keeps loggers weakly, and the mock API server logs every request at INFO. */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8");
     private static final String MIX = "mem=60,cores=15,pct=15,multi=10";
 
     private final SimulatedCluster cluster;
@@ -81,7 +86,7 @@ final class GatlingCluster implements AutoCloseable {
         List<SyntheticNode> synthetic = ClusterGenerator.generate(new ClusterSpec(nodes, 8,
                 List.of(GpuModel.byName("A100-SXM4-80GB"), GpuModel.byName("H100"), GpuModel.byName("L4")), 10, 4),
                 Long.getLong("vgpu.load.seed", 42));
-        SimulatedCluster cluster = SimulatedCluster.start(new SimulatedCluster.Settings("binpack", "spread",
+        SimulatedCluster cluster = SimulatedCluster.start(new SimulatedCluster.Settings("spread", "spread",
                 "127.0.0.1", 0, 0, 0, Duration.ZERO), synthetic);
         return new GatlingCluster(cluster, synthetic);
     }
@@ -166,6 +171,6 @@ final class GatlingCluster implements AutoCloseable {
             logback.getLogger("io.fabric8").setLevel(Level.ERROR);
             logback.getLogger("com.hazelcast").setLevel(Level.ERROR);
         }
-        java.util.logging.Logger.getLogger("io.fabric8").setLevel(java.util.logging.Level.SEVERE);
+        MOCK_LOG.setLevel(java.util.logging.Level.SEVERE);
     }
 }
