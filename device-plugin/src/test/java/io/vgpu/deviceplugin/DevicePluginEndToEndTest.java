@@ -3,6 +3,7 @@ package io.vgpu.deviceplugin;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -245,13 +246,26 @@ class DevicePluginEndToEndTest {
         lockNodeRaw("2026-11-30T03:00:00Z," + ns + "," + name);
     }
 
+    /**
+     * Writes the lock the way HAMi's scheduler does: read, then update guarded by resourceVersion, and retry on 409.
+     * The plugin's register loop writes the same node, so a single unguarded attempt would race it.
+     */
     private void lockNodeRaw(String value) {
-        client.nodes().withName(fx.node).edit(n -> {
-            n.getMetadata().setAnnotations(new LinkedHashMap<>(n.getMetadata().getAnnotations() == null
-                    ? Map.of() : n.getMetadata().getAnnotations()));
-            n.getMetadata().getAnnotations().put(HamiAnnotations.NODE_LOCK, value);
-            return n;
-        });
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.nodes().withName(fx.node).edit(n -> {
+                    n.getMetadata().setAnnotations(new LinkedHashMap<>(n.getMetadata().getAnnotations() == null
+                            ? Map.of() : n.getMetadata().getAnnotations()));
+                    n.getMetadata().getAnnotations().put(HamiAnnotations.NODE_LOCK, value);
+                    return n;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private Map<String, String> podAnnotations(String ns, String name) {
