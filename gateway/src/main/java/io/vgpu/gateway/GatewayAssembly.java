@@ -130,8 +130,9 @@ final class GatewayAssembly {
         FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
                 config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
                 events, scheduling, clock, metrics);
-        BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
-                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
+        BindService bind = new BindService(vertx, informers, state,
+                new KubeNodeLock(api, clock, ZoneId.systemDefault()), podWriter, events,
+                new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);

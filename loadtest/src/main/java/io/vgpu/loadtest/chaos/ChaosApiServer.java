@@ -160,7 +160,8 @@ public final class ChaosApiServer implements AutoCloseable {
 
     private static MockResponse created() {
         return new MockResponse().setResponseCode(201)
-                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
+                        + "\"code\":201}");
     }
 
     /** The CRUD dispatcher plus the binding subresource. */

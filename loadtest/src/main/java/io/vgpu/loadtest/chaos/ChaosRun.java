@@ -88,7 +88,8 @@ public final class ChaosRun {
                     stats.reservations.sum(), stats.decisions.sum(), stats.filterCalls.sum(), stats.noFit.sum(),
                     stats.noFitAfterConflict.sum(), Math.round(conflicts.values().stream().mapToDouble(d -> d).sum()),
                     stale, stats.filterErrors.sum(), stats.bindErrors.sum(), stats.boundDespiteError.sum(),
-                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(), stats.eventsExpired.sum(),
+                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(),
+                    stats.eventsExpired.sum(),
                     stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
                     stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
                     checker.phantoms(), checker.latePhantoms(), checker.checks(), violations);

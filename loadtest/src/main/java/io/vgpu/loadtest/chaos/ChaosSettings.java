@@ -77,11 +77,4 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
     public int quorum() {
         return replicas == 1 ? 0 : replicas / 2 + 1;
     }
-
-    /** A copy with another pod count. */
-    public ChaosSettings withPods(int count) {
-        return new ChaosSettings(gatewayJar, workDir, replicas, staleReplica, informerDelay, nodes, gpusPerNode,
-                gpuMemMiB, gpuSlots, count, livePods, schedulers, kills, killEvery, reservationTtl, nodeLockTimeout,
-                runFor, checkEvery, jvmOptions, seed, keepRunning);
-    }
 }

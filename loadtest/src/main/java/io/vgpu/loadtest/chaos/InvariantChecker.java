@@ -16,7 +16,6 @@ import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.UsageAccounting;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -235,7 +234,8 @@ final class InvariantChecker {
             List<GpuDevice> devices = devices(node.path("devices").asText());
             List<List<DeviceGrant>> live = new ArrayList<>();
             for (JsonNode charge : node.path("charges")) {
-                PodAllocation allocation = allocation(charge.path("devices").asText(), charge.path("initCount").asInt());
+                PodAllocation allocation = allocation(charge.path("devices").asText(),
+                        charge.path("initCount").asInt());
                 boolean reserved = "Reserved".equals(charge.path("state").asText());
                 long deadline = charge.path("deadlineMillis").asLong();
                 if (allocation == null) {
@@ -365,10 +365,5 @@ final class InvariantChecker {
         if (!violations.containsKey(key)) {
             violations.put(key, kind + ": " + details);
         }
-    }
-
-    /** How long a lock may stay with a pod that stopped binding (for reports). */
-    Duration lockSlack() {
-        return Duration.ofMillis(settings.informerDelay().toMillis() + LOCK_GRACE_MILLIS);
     }
 }
