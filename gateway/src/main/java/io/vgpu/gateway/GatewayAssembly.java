@@ -143,6 +143,8 @@ final class GatewayAssembly {
                 LOG.error("informers did not start: {}", e.toString());
             } else {
                 LOG.info("informers synced");
+                // keys this member got while it joined, before its resync listener was registered
+                ingest.releaseVanished(state::ownsNode, informers, podWriter);
             }
         });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));

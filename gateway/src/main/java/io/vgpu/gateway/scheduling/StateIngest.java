@@ -234,7 +234,8 @@ public final class StateIngest implements ClusterEvents, LockReleases {
                     if (!gone) {
                         return CompletableFuture.completedFuture(false);
                     }
-                    LOG.info("resync: {} is gone; releasing its charge on {}", key, node);
+                    LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key,
+                            node);
                     return state.release(node, uid);
                 }).toCompletableFuture());
             }
