@@ -136,26 +136,32 @@ final class GatewayAssembly {
         FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
                 config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
                 events, scheduling, clock, metrics);
-        BindService bind = new BindService(vertx, informers, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()),
-                podWriter, events, new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
+        BindService bind = new BindService(vertx, informers, state,
+                new KubeNodeLock(api, clock, ZoneId.systemDefault()), podWriter, events,
+                new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));
-        informers.start().whenComplete((v, e) -> {
+        // ingest only once the shared state can be written (a quorum is there): what the first list delivers is the
+        // state a fresh cluster rebuilds from, and a write refused for want of a quorum would be lost
+        state.ready().thenCompose(v -> informers.start()).whenComplete((v, e) -> {
             if (e != null) {
                 LOG.error("informers did not start: {}", e.toString());
             } else {
                 LOG.info("informers synced");
+                // keys this member got while it joined, before its resync listener was registered
+                ingest.resync(state::ownsNode, informers, podWriter);
             }
         });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
         long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
-        // a safety net for charges whose delete event was lost (owner changes are resynced at once already)
+        // a safety net for changes lost in flight (owner changes are resynced at once already): a full resync of the
+        // owned keys costs nothing when the state matches the caches
         long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
-                id -> ingest.releaseVanished(state::ownsNode, informers, podWriter));
+                id -> ingest.resync(state::ownsNode, informers, podWriter));
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,

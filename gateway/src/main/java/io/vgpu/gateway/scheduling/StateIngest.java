@@ -142,8 +142,10 @@ public final class StateIngest implements ClusterEvents, LockReleases {
     }
 
     /**
-     * Re-ingests the keys this replica has just become the owner of (see the class comment). Returns at once;
-     * the stage completes when every change it made has been stored (failures are logged, never fail it).
+     * Re-ingests the keys this replica has just become the owner of (see the class comment); also run periodically
+     * over every owned key as a safety net, which costs no write and no API read while the state matches the
+     * caches. Returns at once; the stage completes when every change it made has been stored (failures are
+     * logged, never fail it).
      *
      * @param keys  node names to resync (the store's resync predicate: moved or lost keys this replica owns)
      * @param cache the informer caches
@@ -170,10 +172,6 @@ public final class StateIngest implements ClusterEvents, LockReleases {
             }
         }
         charged.add(settled(releaseVanished(keys, cache, pods)));
-        if (!nodes.isEmpty() || charged.size() > 1) {
-            LOG.info("resync: {} moved node(s), {} cached pod(s) charged there re-ingested", nodes.size(),
-                    charged.size() - 1);
-        }
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
                 .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
     }
@@ -212,9 +210,12 @@ public final class StateIngest implements ClusterEvents, LockReleases {
         NodeState current = state.nodeState(node);
         PodCharge charge = current == null ? null : current.charge(cached.spec().uid());
         boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());
-        if (cached.finished() || !bound || allocation == null
+        if (cached.finished()) {
+            return charge == null ? CompletableFuture.completedFuture(null) : ingestPod(cached);
+        }
+        if (!bound || allocation == null || cached.terminating()
                 || (charge instanceof PodCharge.Bound b && b.allocation().equals(allocation))) {
-            return ingestPod(cached);
+            return CompletableFuture.completedFuture(null); // nothing to charge, or charged as the cache says
         }
         return pods.readPod(cached.key()).thenCompose(live -> live.isPresent()
                 ? ingestPod(live.get()) : CompletableFuture.completedFuture(null));
@@ -234,7 +235,8 @@ public final class StateIngest implements ClusterEvents, LockReleases {
                     if (!gone) {
                         return CompletableFuture.completedFuture(false);
                     }
-                    LOG.info("resync: {} is gone; releasing its charge on {}", key, node);
+                    LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key,
+                            node);
                     return state.release(node, uid);
                 }).toCompletableFuture());
             }

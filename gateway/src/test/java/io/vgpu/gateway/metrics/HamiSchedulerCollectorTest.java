@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
@@ -12,6 +13,8 @@ import io.vgpu.state.model.PodRef;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HamiSchedulerCollectorTest {
 
     private static String scrape() {
-        InMemoryClusterState state = new InMemoryClusterState();
+        return scrape(new InMemoryClusterState());
+    }
+
+    private static String scrape(ClusterState state) {
         GpuDevice card = new GpuDevice("GPU-a", 1, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
         state.registerNode(new NodeInventory("node1", List.of(card), Map.of(), Map.of()));
         state.reserve("node1", new PodRef("uid-1", "team", "pod-1"),
@@ -53,6 +59,27 @@ class HamiSchedulerCollectorTest {
                 "hami_resource_quota_used{limit=\"10000\",namespace=\"team\",quota_name=\"nvidia.com/gpumem\","
                         + "zone=\"vGPU\"} 3000.0",
                 "hami_resource_quota_limit{namespace=\"team\",quota_name=\"nvidia.com/gpumem\",zone=\"vGPU\"} 10000.0");
+    }
+
+    @Test
+    void aReplicaExportsOnlyTheNodesAndNamespacesWhoseKeyItOwns() {
+        InMemoryClusterState all = new InMemoryClusterState();
+        ClusterState ownsNothing = (ClusterState) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("ownsNode")) {
+                        return false;
+                    }
+                    try {
+                        return method.invoke(all, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+
+        String text = scrape(ownsNothing);
+
+        assertThat(all.node("node1")).isNotNull();
+        assertThat(text).doesNotContain("hami_gpu_", "hami_vgpu_", "hami_node_gpu_", "hami_resource_quota_");
     }
 
     @Test

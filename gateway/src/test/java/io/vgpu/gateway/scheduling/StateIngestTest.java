@@ -122,6 +122,20 @@ class StateIngestTest {
     }
 
     @Test
+    void aResyncOfKeysThatMatchTheCachesChangesNothing() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
+        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
+        Writes api = new Writes(Set.of(), cache.pods().stream().toList());
+        await(recorded.resync("n1"::equals, cache, api));
+        calls.clear();
+
+        await(recorded.resync("n1"::equals, cache, api));
+
+        assertThat(calls).doesNotContain("observeBound", "release", "reserve", "confirm");
+    }
+
+    @Test
     void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds() {
         Cache lagging = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 

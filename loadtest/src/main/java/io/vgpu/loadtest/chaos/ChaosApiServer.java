@@ -20,6 +20,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,7 +40,10 @@ import java.util.regex.Pattern;
  *   <li>the pod field selector {@code spec.schedulerName}, which the gateway's informers use
  *       ({@link SchedulerNameFields});</li>
  *   <li>pod deletions are not lost by a watch that starts after its list ({@link WatchReplay}): a real API server
- *       replays the events since the list's resourceVersion, the mock does not.</li>
+ *       replays the events since the list's resourceVersion, the mock does not;</li>
+ *   <li>a watch whose client died (a replica killed) is closed off the mock's single event loop, which the mock
+ *       would otherwise block for seconds, stalling every other request;</li>
+ *   <li>requests are not kept (the mock records every request for its own tests, without bound).</li>
  * </ul>
  * Runs no admission webhooks (the driver calls {@code /webhook} itself). Its cost grows with the number of stored
  * objects, so runs keep the live pod count bounded by deleting finished pods.
@@ -47,6 +53,7 @@ public final class ChaosApiServer implements AutoCloseable {
     private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding$");
     private static final Pattern POD = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)(\\?.*)?$");
     private static final Pattern POD_WATCH = Pattern.compile("^/api/v1/(namespaces/[^/]+/)?pods\\?.*watch=true.*$");
+    private static final Pattern WATCH = Pattern.compile("^[^?]*\\?.*watch=true.*$");
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
     /** Kept in a field: java.util.logging holds loggers weakly; the mock logs every request at INFO. */
     private static final Logger MOCK_LOG = Logger.getLogger(MockWebServer.class.getName());
@@ -58,13 +65,33 @@ public final class ChaosApiServer implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong bindingRequests = new AtomicLong();
     private final WatchReplay replay;
+    private final MockWebServer web;
+    private final ScheduledExecutorService forgetRequests;
 
     private ChaosApiServer() {
         SchedulerNameFields extractor = SchedulerNameFields.install(crud);
         replay = new WatchReplay(crud, extractor);
         MOCK_LOG.setLevel(Level.WARNING);
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new Wrapped(), false);
+        web = new MockWebServer();
+        server = new KubernetesMockServer(new Context(), web, new HashMap<>(), new Wrapped(), false);
         server.init();
+        forgetRequests = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "chaos-api-forget-requests");
+            t.setDaemon(true);
+            return t;
+        });
+        forgetRequests.scheduleWithFixedDelay(this::forgetRecordedRequests, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** The mock web server records every request for {@code takeRequest}; nobody takes them here. */
+    private void forgetRecordedRequests() {
+        try {
+            while (web.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
+                // drop it
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Starts a server on a free loopback port. */
@@ -114,7 +141,9 @@ public final class ChaosApiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        forgetRequests.shutdownNow();
         server.destroy();
+        replay.close();
     }
 
     private static RecordedRequest request(HttpMethod method, String path, String body) {
@@ -131,7 +160,8 @@ public final class ChaosApiServer implements AutoCloseable {
 
     private static MockResponse created() {
         return new MockResponse().setResponseCode(201)
-                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
+                        + "\"code\":201}");
     }
 
     /** The CRUD dispatcher plus the binding subresource. */
@@ -154,6 +184,9 @@ public final class ChaosApiServer implements AutoCloseable {
             }
             if ("GET".equals(request.getMethod()) && POD_WATCH.matcher(request.getPath()).matches()) {
                 return replay.watch(request);
+            }
+            if ("GET".equals(request.getMethod()) && WATCH.matcher(request.getPath()).matches()) {
+                return replay.offloadClose(crud.dispatch(request));
             }
             return crud.dispatch(request);
         }

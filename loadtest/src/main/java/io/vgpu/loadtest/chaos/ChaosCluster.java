@@ -128,21 +128,31 @@ final class ChaosCluster implements AutoCloseable {
         }
     }
 
-    /** The value of a counter in the replica's Prometheus scrape (sum over label sets); empty when unreachable. */
-    Optional<Double> counter(GatewayReplica replica, String name) {
+    /** The replica's Prometheus scrape; empty when it does not answer. */
+    Optional<String> scrape(GatewayReplica replica) {
         try {
             GatewayHttp.Reply reply = http.get(replica.metricsPort(), "/metrics", PROBE_TIMEOUT);
-            if (reply.status() != 200) {
-                return Optional.empty();
-            }
+            return reply.status() == 200 ? Optional.of(reply.body()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The value of a counter in the replica's Prometheus scrape (sum over label sets); empty when unreachable. */
+    Optional<Double> counter(GatewayReplica replica, String name) {
+        Optional<String> scrape = scrape(replica);
+        if (scrape.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
             double sum = 0;
-            for (String line : reply.body().split("\n")) {
+            for (String line : scrape.get().split("\n")) {
                 if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
                     sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }
             return Optional.of(sum);
-        } catch (IOException | NumberFormatException e) {
+        } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }

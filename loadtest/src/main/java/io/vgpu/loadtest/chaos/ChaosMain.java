@@ -44,11 +44,15 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--schedulers", description = "concurrent scheduler workers (default: ${DEFAULT-VALUE})")
     int schedulers = 8;
 
-    @Option(names = "--kills", description = "kill -9 this many times (default: ${DEFAULT-VALUE})")
-    int kills = 2;
+    @Option(names = "--kills", description = "kill -9 at most this many times (default: ${DEFAULT-VALUE})")
+    int kills = 3;
 
     @Option(names = "--kill-every", description = "seconds between kills (default: ${DEFAULT-VALUE})")
     int killEverySeconds = 10;
+
+    @Option(names = "--full-restart-every", description = "every this many kills, kill every replica at once and "
+            + "start them all again; 0 for never (default: ${DEFAULT-VALUE})")
+    int fullRestartEvery = 3;
 
     @Option(names = "--stale-delay", description = "seconds the stale replica lags; 0 for none (default: "
             + "${DEFAULT-VALUE})")
@@ -76,7 +80,7 @@ public final class ChaosMain implements Callable<Integer> {
         int stale = serve || staleSeconds == 0 || replicas < 2 ? -1 : replicas - 1;
         ChaosSettings settings = new ChaosSettings(jar, workDir, replicas, stale, Duration.ofSeconds(staleSeconds),
                 nodes, gpusPerNode, ci.gpuMemMiB(), ci.gpuSlots(), serve ? 0 : pods, livePods, schedulers,
-                serve ? 0 : kills, Duration.ofSeconds(killEverySeconds), Duration.ofSeconds(ttlSeconds),
+                serve ? 0 : kills, fullRestartEvery, Duration.ofSeconds(killEverySeconds), Duration.ofSeconds(ttlSeconds),
                 ci.nodeLockTimeout(), Duration.ofMinutes(runForMinutes), ci.checkEvery(), ci.jvmOptions(), seed,
                 serve);
         if (serve) {

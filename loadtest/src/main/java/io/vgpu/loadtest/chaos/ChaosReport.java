@@ -45,9 +45,9 @@ public record ChaosReport(ChaosSettings settings, Duration startup, Duration dur
                           long podsFinished, long reservations, long decisions, long filterCalls, long noFit,
                           long noFitAfterConflict, long conflictsRetried, long staleConflicts, long filterErrors,
                           long bindErrors, long boundDespiteError, long failoverRetries, long allocateWithoutLock,
-                          long apiRequests, long eventsExpired, long decisionP50Millis, long decisionP99Millis, long decisionMaxMillis,
-                          long longestGapMillis, List<ChaosStats.KillRecord> kills, long phantoms, long latePhantoms, long checks,
-                          List<String> violations) {
+                          long apiRequests, long eventsExpired, long decisionP50Millis, long decisionP99Millis,
+                          long decisionMaxMillis, long longestGapMillis, List<ChaosStats.KillRecord> kills,
+                          long phantoms, long latePhantoms, long checks, List<String> violations) {
 
     /** Copies lists. */
     public ChaosReport {

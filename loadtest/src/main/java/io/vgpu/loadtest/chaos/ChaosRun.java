@@ -88,7 +88,8 @@ public final class ChaosRun {
                     stats.reservations.sum(), stats.decisions.sum(), stats.filterCalls.sum(), stats.noFit.sum(),
                     stats.noFitAfterConflict.sum(), Math.round(conflicts.values().stream().mapToDouble(d -> d).sum()),
                     stale, stats.filterErrors.sum(), stats.bindErrors.sum(), stats.boundDespiteError.sum(),
-                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(), stats.eventsExpired.sum(),
+                    stats.failoverRetries.sum(), stats.allocateWithoutLock.sum(), cluster.api().requests(),
+                    stats.eventsExpired.sum(),
                     stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
                     stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
                     checker.phantoms(), checker.latePhantoms(), checker.checks(), violations);
@@ -102,6 +103,10 @@ public final class ChaosRun {
             for (int k = 0; k < settings.kills(); k++) {
                 if (loadDone.await(settings.killEvery().toMillis(), TimeUnit.MILLISECONDS)) {
                     return;
+                }
+                if (settings.fullRestartEvery() > 0 && (k + 1) % settings.fullRestartEvery() == 0) {
+                    restartAll(cluster, load, stats);
+                    continue;
                 }
                 int index = random.nextInt(settings.replicas());
                 GatewayReplica victim = cluster.replicas().get(index);
@@ -131,6 +136,29 @@ public final class ChaosRun {
             LOG.error("chaos monkey failed", e);
             monkeyFailure = e.toString();
         }
+    }
+
+    /**
+     * kill -9 of every replica at once: the shared state is gone; a fresh start rebuilds it from the API server (the
+     * nodes' registrations, the bound pods' annotations) before it serves.
+     */
+    private void restartAll(ChaosCluster cluster, Workload load, ChaosStats stats) {
+        cluster.replicas().forEach(r -> scrapeConflicts(cluster, r));
+        Workload.KillWindow window = new Workload.KillWindow();
+        load.watchKill(window);
+        long killed = System.nanoTime();
+        LOG.info("chaos: kill -9 every replica");
+        cluster.replicas().forEach(GatewayReplica::kill);
+        cluster.replicas().forEach(GatewayReplica::start);
+        cluster.awaitFormed(cluster.replicas(), Duration.ofSeconds(180));
+        long back = System.nanoTime();
+        load.endKillWatch();
+        for (int i = 0; i < settings.replicas(); i++) {
+            load.markUp(i);
+        }
+        LOG.info("chaos: every replica killed; all back and safe after {} ms", (back - killed) / 1_000_000);
+        stats.killed(new ChaosStats.KillRecord("all " + settings.replicas() + " at once", (back - killed) / 1_000_000,
+                (back - killed) / 1_000_000, window.failed(), window.slowest(), window.longestGap()));
     }
 
     private void checkPeriodically(InvariantChecker checker) {

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param schedulers        concurrent kube-scheduler workers (filter then bind, each call to a random replica)
  * @param kills             at most this many kill -9 during the run (each victim restarted once the cluster is safe
  *                          again); none after the last pod is done
+ * @param fullRestartEvery  every this many kills, kill -9 every replica at once instead of one, then start them all
+ *                          again: the state is rebuilt from the API server (0: never)
  * @param killEvery         pause between a restart being complete and the next kill
  * @param reservationTtl    {@code VGPU_RESERVATION_TTL}
  * @param nodeLockTimeout   {@code VGPU_NODE_LOCK_TIMEOUT}: how long a lock left by a killed bind blocks its node
@@ -33,7 +35,8 @@ import java.util.Objects;
  */
 public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int staleReplica, Duration informerDelay,
                             int nodes, int gpusPerNode, int gpuMemMiB, int gpuSlots, int pods, int livePods,
-                            int schedulers, int kills, Duration killEvery, Duration reservationTtl,
+                            int schedulers, int kills, int fullRestartEvery, Duration killEvery,
+                            Duration reservationTtl,
                             Duration nodeLockTimeout, Duration runFor, Duration checkEvery, List<String> jvmOptions,
                             long seed, boolean keepRunning) {
 
@@ -52,7 +55,7 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
         Objects.requireNonNull(workDir, "workDir");
         jvmOptions = List.copyOf(jvmOptions);
         if (replicas < 1 || nodes < 1 || gpusPerNode < 1 || pods < 0 || livePods < 1 || schedulers < 1
-                || kills < 0) {
+                || kills < 0 || fullRestartEvery < 0) {
             throw new IllegalArgumentException("replicas, nodes, GPUs, live pods and schedulers must be positive");
         }
         if (staleReplica >= replicas) {
@@ -65,23 +68,16 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
 
     /**
      * The CI-sized run: 3 replicas (one stale by 10 s), 4 nodes of 2 cards, 1,500 pods with at most 48 alive,
-     * 2 kills, a 5 s reservation deadline.
+     * 3 kills (the third of every replica at once), a 5 s reservation deadline.
      */
     public static ChaosSettings ci(Path gatewayJar, Path workDir) {
         return new ChaosSettings(gatewayJar, workDir, 3, 2, Duration.ofSeconds(10), 4, 2, 24_000, 10, 1_500, 48, 8,
-                2, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(5),
+                3, 3, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(5),
                 Duration.ofSeconds(3), GATEWAY_JVM, 42, false);
     }
 
     /** The quorum the replicas run with: a majority (⌊N/2⌋+1), off for a single replica. */
     public int quorum() {
         return replicas == 1 ? 0 : replicas / 2 + 1;
-    }
-
-    /** A copy with another pod count. */
-    public ChaosSettings withPods(int count) {
-        return new ChaosSettings(gatewayJar, workDir, replicas, staleReplica, informerDelay, nodes, gpusPerNode,
-                gpuMemMiB, gpuSlots, count, livePods, schedulers, kills, killEvery, reservationTtl, nodeLockTimeout,
-                runFor, checkEvery, jvmOptions, seed, keepRunning);
     }
 }

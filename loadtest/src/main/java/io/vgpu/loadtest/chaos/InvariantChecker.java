@@ -16,7 +16,6 @@ import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.UsageAccounting;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,7 +42,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       its replica may block until the lock timeout, after which the next bind takes it over;</li>
  *   <li><b>reservations</b>: every reservation ends bound or expired: no deadline beyond the TTL, no expired one
  *       left unswept in its owner's view beyond the sweep period, none left at all once the run is over;</li>
- *   <li><b>the end</b>: every pod was placed and removed, and every view drained: no charge and no lock left.</li>
+ *   <li><b>the end</b>: every pod was placed and removed, and every view drained: no charge and no lock left; HAMi's
+ *       cluster gauges are exported exactly once across the replicas.</li>
  * </ol>
  * Violations are collected with details, once per subject.
  */
@@ -51,6 +51,7 @@ final class InvariantChecker {
 
     private static final long SWEEP_SLACK_MILLIS = 5_000;
     private static final long LOCK_GRACE_MILLIS = 5_000;
+    private static final String CARD_GAUGE = "hami_gpu_memory_limit_bytes";
 
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
@@ -126,7 +127,47 @@ final class InvariantChecker {
         if (everyPodDone) {
             left.forEach(l -> violation("leftover", l, l));
         }
+        gaugesOnce();
         check();
+    }
+
+    /**
+     * HAMi's cluster gauges exist exactly once across the replicas (each node's are exported by the owner of its
+     * key): every registered card's {@code hami_gpu_memory_limit_bytes} series in exactly one replica's scrape.
+     */
+    private void gaugesOnce() {
+        Map<String, Integer> seen = new HashMap<>();
+        for (GatewayReplica replica : cluster.replicas()) {
+            if (!replica.alive()) {
+                continue;
+            }
+            Optional<String> scrape = cluster.scrape(replica);
+            if (scrape.isEmpty()) {
+                violation("gauges", replica.name(), replica.name() + " does not answer /metrics");
+                continue;
+            }
+            for (String line : scrape.get().split("\n")) {
+                if (line.startsWith(CARD_GAUGE + "{")) {
+                    seen.merge(label(line, "node") + " " + label(line, "device_uuid"), 1, Integer::sum);
+                }
+            }
+        }
+        cluster.devices().forEach((node, cards) -> cards.forEach(card -> {
+            int times = seen.getOrDefault(node + " " + card.id(), 0);
+            if (times != 1) {
+                violation("gauges", node + " " + card.id(), CARD_GAUGE + " of " + card.id() + " on " + node
+                        + " exported by " + times + " replicas (must be exactly one, the key's owner)");
+            }
+        }));
+    }
+
+    private static String label(String line, String name) {
+        int at = line.indexOf(name + "=\"");
+        if (at < 0) {
+            return "";
+        }
+        int from = at + name.length() + 2;
+        return line.substring(from, line.indexOf('"', from));
     }
 
     // ------------------------------------------------------------------ capacity
@@ -235,7 +276,8 @@ final class InvariantChecker {
             List<GpuDevice> devices = devices(node.path("devices").asText());
             List<List<DeviceGrant>> live = new ArrayList<>();
             for (JsonNode charge : node.path("charges")) {
-                PodAllocation allocation = allocation(charge.path("devices").asText(), charge.path("initCount").asInt());
+                PodAllocation allocation = allocation(charge.path("devices").asText(),
+                        charge.path("initCount").asInt());
                 boolean reserved = "Reserved".equals(charge.path("state").asText());
                 long deadline = charge.path("deadlineMillis").asLong();
                 if (allocation == null) {
@@ -365,10 +407,5 @@ final class InvariantChecker {
         if (!violations.containsKey(key)) {
             violations.put(key, kind + ": " + details);
         }
-    }
-
-    /** How long a lock may stay with a pod that stopped binding (for reports). */
-    Duration lockSlack() {
-        return Duration.ofMillis(settings.informerDelay().toMillis() + LOCK_GRACE_MILLIS);
     }
 }

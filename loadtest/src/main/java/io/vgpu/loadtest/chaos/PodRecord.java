@@ -29,7 +29,6 @@ final class PodRecord {
     /** When the driver deleted the pod (0 while it exists). */
     volatile long deletedAtMillis;
     volatile int attempts;
-    volatile long firstFilterNanos;
 
     PodRecord(String name, Pod pod, long createdAtMillis) {
         this.name = name;

@@ -53,6 +53,7 @@ final class Workload {
     private static final String CONFLICT = "reservation conflict";
     private static final int KUBELETS = 4;
     private static final long EVENT_TTL_MILLIS = 10_000;
+    private static final long ALL_DOWN_PAUSE_MILLIS = 500;
 
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
@@ -248,7 +249,7 @@ final class Workload {
                     + ",\"Nodes\":null,\"NodeNames\":" + nodeNamesJson + "}").json();
         } catch (IOException e) {
             stats.filterErrors.increment();
-            retryLater(p, 200);
+            retryLater(p, 1_000); // kube-scheduler backs off an unreachable extender
             return;
         }
         if (!filtered.path("Error").asText("").isEmpty()) {
@@ -462,6 +463,8 @@ final class Workload {
                 }
             }
         }
+        // every replica is down (all killed at once): this caller backs off instead of spinning
+        pause(ALL_DOWN_PAUSE_MILLIS);
         throw last == null ? new IOException("every replica is down") : last;
     }
 

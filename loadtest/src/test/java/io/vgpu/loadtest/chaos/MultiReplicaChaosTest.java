@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CI-sized chaos run (issue 4): 3 gateway JVMs (one with a view stale by 10 s) forming one Hazelcast cluster
- * against the mock API server, 1,500 pods over 4 nodes of 2 GPUs, 8 concurrent schedulers, 2 kill -9 with restart,
- * a 5 s reservation deadline, invariant checks every 3 s and at the end. Needs the runnable gateway jar: the
+ * against the mock API server, 1,500 pods over 4 nodes of 2 GPUs, 8 concurrent schedulers, 2 kill -9 of one replica
+ * and then 1 of all three at once (each followed by a restart; the last one rebuilds the state from the API
+ * server), a 5 s reservation deadline, invariant checks every 3 s and at the end. Needs the runnable gateway jar: the
  * reactor's {@code verify} builds it before this module's tests; the test refuses a missing or stale jar.
  * The report goes to {@code target/chaos/report.md}.
  */
@@ -32,7 +33,7 @@ class MultiReplicaChaosTest {
         Files.writeString(workDir.resolve("report.md"), report.toMarkdown());
         System.out.println(report.toMarkdown());
         assertThat(report.violations()).as("invariant violations (logs in %s)", workDir).isEmpty();
-        assertThat(report.kills()).as("kills survived").hasSize(2);
+        assertThat(report.kills()).as("kills survived (the third of every replica)").hasSize(3);
         assertThat(report.podsFinished()).as("pods placed, run and deleted").isEqualTo(1_500);
         assertThat(report.decisions()).isEqualTo(1_500);
         assertThat(report.conflictsRetried()).as("reservations refused by the entry processors").isPositive();
