@@ -183,6 +183,14 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
         return List.copyOf(nodes.values());
     }
 
+    /**
+     * Every pod (the informer cache's view). Not an override here: the chaos branch adds this method to
+     * {@link ClusterCache}; once merged, this implements it.
+     */
+    public Collection<ObservedPod> pods() {
+        return List.copyOf(pods.values());
+    }
+
     @Override
     public boolean hasSynced() {
         return true;
