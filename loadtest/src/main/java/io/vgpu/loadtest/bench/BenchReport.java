@@ -40,9 +40,10 @@ final class BenchReport {
         this.partial = partial;
     }
 
-    /** Rows where nothing succeeded (a broken run rather than a slow one). */
+    /** Rows where nothing ever succeeded, warm-up included (a broken run rather than a slow one). */
     List<String> brokenRows() {
-        return rows.stream().filter(r -> r.ok() == 0).map(Row::id).toList();
+        return rows.stream().filter(r -> r.ok() == 0 && !(r.extra().get("succeededIncludingWarmup") instanceof Long n
+                && n > 0)).map(Row::id).toList();
     }
 
     void writeJson(Path file) throws IOException {

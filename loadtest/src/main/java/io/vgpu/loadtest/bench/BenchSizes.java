@@ -33,6 +33,6 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
     /** CI: every part, small and short. */
     static final BenchSizes SMOKE = new BenchSizes(List.of(50),
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), 50,
-            new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), List.of(1), List.of(1),
+            new ExtenderLoad.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2)), List.of(1), List.of(1),
             List.of(0L), 20, List.of(1), 200, 2_000, Duration.ofMinutes(2));
 }

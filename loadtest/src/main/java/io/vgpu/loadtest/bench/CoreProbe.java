@@ -5,6 +5,8 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.port.SchedulerEvent;
+import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaGate;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.extender.ExtenderDecoder;
@@ -18,9 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * CPU time and allocation per call of the two CPU-bound steps of {@code /filter}, measured on the calling thread
- * (so other load on the machine does not distort them): decoding the request body, and the pure filter decision
- * over N nodes. The profile-and-fix loop of docs/benchmarks.md uses it for before/after figures.
+ * CPU time and allocation per call of the CPU-bound steps of {@code /filter}, measured on the calling thread (so
+ * other load on the machine distorts them less than wall time): decoding the request body, the pure filter decision
+ * over N nodes, and the {@code FilteringSucceed} event text that lists every fitting node's score. The profile-and-fix loop of docs/benchmarks.md uses it for before/after figures.
  *
  * <p>Usage: {@code CoreProbe [nodes...]} (default 500 5000 10000).
  */
@@ -69,10 +71,28 @@ public final class CoreProbe {
         }
         long cpu2 = threads.getCurrentThreadCpuTime();
         long mem2 = threads.getCurrentThreadAllocatedBytes();
+        List<ScoredNode> ranking = ranking(decider, specs[1], names, views);
+        for (int i = 0; i < runs; i++) {
+            sink += SchedulerEvent.filteringSucceeded(names.get(0), names.size(), ranking).message().length();
+        }
+        long cpu3 = threads.getCurrentThreadCpuTime();
+        long mem3 = threads.getCurrentThreadAllocatedBytes();
         System.out.printf(Locale.ROOT, "{\"nodes\":%d,\"bodyBytes\":%d,\"decodeMicros\":%.1f,\"decodeKiB\":%.1f,"
-                        + "\"decideMicros\":%.1f,\"decideKiB\":%.1f,\"check\":%d}%n", nodeCount, bodies[1].length,
+                        + "\"decideMicros\":%.1f,\"decideKiB\":%.1f,\"eventMicros\":%.1f,\"eventKiB\":%.1f,"
+                        + "\"check\":%d}%n", nodeCount, bodies[1].length,
                 (cpu1 - cpu0) / 1e3 / runs, (mem1 - mem0) / 1024.0 / runs, (cpu2 - cpu1) / 1e3 / runs,
-                (mem2 - mem1) / 1024.0 / runs, sink % 7);
+                (mem2 - mem1) / 1024.0 / runs, (cpu3 - cpu2) / 1e3 / runs, (mem3 - mem2) / 1024.0 / runs, sink % 7);
+    }
+
+    /** The ranking FilterService hands to the FilteringSucceed event. */
+    private static List<ScoredNode> ranking(FilterDecider decider, PodSpec pod, List<String> names,
+                                            Map<String, NodeView> views) {
+        FilterDecision d = decider.decide(pod, names, views::get, QuotaGate.NONE);
+        List<ScoredNode> out = new java.util.ArrayList<>();
+        if (d instanceof FilterDecision.Fits f) {
+            f.ranked().forEach(c -> out.add(new ScoredNode(c.node(), c.score())));
+        }
+        return out;
     }
 
     private static int decode(byte[] body) {

@@ -44,6 +44,7 @@ final class ExtenderLoad {
         Map<String, Integer> errors = new HashMap<>();
         long[] seq = {0};
         long[] ok = {0};
+        long[] succeeded = {0};
         ClosedLoop.Window w = ClosedLoop.run(http.vertx(), streams,
                 ClosedLoop.window(timing.warmup(), timing.measure()), (stream, measured) -> {
                     int port = ports[(int) (seq[0] % ports.length)];
@@ -51,6 +52,9 @@ final class ExtenderLoad {
                         Buffer body = pods.filterArgs(pod);
                         long t0 = System.nanoTime();
                         return http.post(port, "/filter", body).map(reply -> {
+                            if (filterError(reply).isEmpty()) {
+                                succeeded[0]++;
+                            }
                             if (measured) {
                                 latency.add(System.nanoTime() - t0);
                                 String error = filterError(reply);
@@ -64,7 +68,8 @@ final class ExtenderLoad {
                         });
                     });
                 });
-        return new Row(id, title, ok[0], errors, w.seconds(), latency.latency(), Map.of(), Map.of("streams", streams));
+        return new Row(id, title, ok[0], errors, w.seconds(), latency.latency(), Map.of(), Map.of("streams", streams,
+                "succeededIncludingWarmup", succeeded[0]));
     }
 
     static Row cycle(String id, String title, BenchHttp http, int[] ports, BenchPods pods, int streams, Timing timing,
@@ -76,6 +81,7 @@ final class ExtenderLoad {
         long[] seq = {0};
         long[] rr = {0};
         long[] ok = {0};
+        long[] succeeded = {0};
         int[] inFlight = new int[streams];
         ClosedLoop.Window w = ClosedLoop.window(timing.warmup(), timing.measure());
         ClosedLoop.run(http.vertx(), streams, w, (stream, measured) -> {
@@ -105,6 +111,9 @@ final class ExtenderLoad {
                                                     cycle.add(end - start);
                                                 }
                                                 String bindError = b.error();
+                                                if (bindError.isEmpty()) {
+                                                    succeeded[0]++;
+                                                }
                                                 if (!w.contains(end)) {
                                                     return null;
                                                 }
@@ -124,7 +133,8 @@ final class ExtenderLoad {
         Map<String, Samples.Latency> steps = new LinkedHashMap<>();
         steps.put("filter", filter.latency());
         steps.put("bind", bind.latency());
-        return new Row(id, title, ok[0], errors, w.seconds(), cycle.latency(), steps, Map.of("streams", streams));
+        return new Row(id, title, ok[0], errors, w.seconds(), cycle.latency(), steps, Map.of("streams", streams,
+                "succeededIncludingWarmup", succeeded[0]));
     }
 
     private static void awaitBinds(int[] inFlight) throws InterruptedException {
