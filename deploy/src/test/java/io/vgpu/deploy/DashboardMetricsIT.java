@@ -66,6 +66,13 @@ class DashboardMetricsIT {
             metrics.bind(outcome, 1_000_000);
         }
         metrics.overloaded("/filter");
+        metrics.reserveConflict();
+        metrics.filterFailed("no_fit");
+        metrics.nodesRejected("CardInsufficientMemory", 2);
+        metrics.bindFailed("lock_timeout");
+        metrics.lockWait("acquired", 1_000_000);
+        metrics.call("POST", "pods/binding", "201", 1_000_000);
+        metrics.call("PATCH", "nodes", "409", 1_000_000);
         metrics.inFlight(new InFlightLimiter("/filter", 8));
         for (String line : registry.scrape().split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {

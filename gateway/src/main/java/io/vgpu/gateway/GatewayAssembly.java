@@ -108,7 +108,7 @@ final class GatewayAssembly {
                 config.kubeBurst(), KubeClientConfig.DEFAULTS.requestTimeout(), KubeClientConfig.DEFAULTS.maxInFlight(),
                 KubeClientConfig.DEFAULTS.maxRateWait(), KubeClientConfig.DEFAULTS.retries());
         KubernetesClient client = KubeClientFactory.create(kubeConfig, vertx);
-        KubeApi api = new KubeApi(client, kubeConfig);
+        KubeApi api = new KubeApi(client, kubeConfig, metrics);
         String schedulerName = config.schedulerNames().get(0);
         KubeEventRecorder events = new KubeEventRecorder(api, schedulerName, 64, clock);
         HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
@@ -138,7 +138,7 @@ final class GatewayAssembly {
                 events, scheduling, clock, metrics);
         BindService bind = new BindService(vertx, informers, state,
                 new KubeNodeLock(api, clock, ZoneId.systemDefault()), podWriter, events,
-                new RequestDeriver(config.nvidia()), scheduling, clock, ingest);
+                new RequestDeriver(config.nvidia()), scheduling, clock, ingest, metrics);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
         prometheus.register(hami);

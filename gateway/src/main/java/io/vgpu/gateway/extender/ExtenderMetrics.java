@@ -1,6 +1,10 @@
 package io.vgpu.gateway.extender;
 
-/** Where the extender verbs record their latency, by outcome. */
+/**
+ * Where the extender verbs record what they decided: latency by outcome, why a decision failed, how often the
+ * shared state refused a reservation, and how long binds waited for a node lock. Thread-safe, never blocking.
+ * Every method but the two latencies records nothing by default.
+ */
 public interface ExtenderMetrics {
 
     /** Records nothing. */
@@ -22,8 +26,34 @@ public interface ExtenderMetrics {
 
     /**
      * One reservation the shared state refused (another replica took the capacity first, or this replica's view
-     * was stale); {@code /filter} then tries the next-best node. Records nothing by default.
+     * was stale); {@code /filter} then tries the next-best node.
      */
     default void reserveConflict() {
+    }
+
+    /**
+     * One {@code /filter} that placed nothing, and why: one of the {@code FILTER_*} constants of
+     * {@code io.vgpu.gateway.scheduling.DecisionFailure}.
+     */
+    default void filterFailed(String reason) {
+    }
+
+    /**
+     * In a {@code /filter} that placed nothing, {@code nodes} nodes rejected for {@code reason} (HAMi's reason
+     * word, e.g. {@code CardInsufficientMemory}): the cluster-wide "why are pods pending" view.
+     */
+    default void nodesRejected(String reason, int nodes) {
+    }
+
+    /** One failed {@code /bind}, and why: one of the {@code BIND_*} constants of {@code DecisionFailure}. */
+    default void bindFailed(String reason) {
+    }
+
+    /**
+     * One bind's wait for its node's lock (shared-state lock, then the {@code hami.io/mutex.lock} annotation),
+     * ending with {@code outcome}: {@code acquired}, {@code timeout} (still contended at the wait's bound) or
+     * {@code failed}.
+     */
+    default void lockWait(String outcome, long nanos) {
     }
 }

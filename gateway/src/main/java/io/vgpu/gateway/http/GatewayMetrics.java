@@ -1,12 +1,14 @@
 package io.vgpu.gateway.http;
 
 import io.vgpu.gateway.extender.ExtenderMetrics;
+import io.vgpu.gateway.kube.KubeApiMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,12 +22,20 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code vgpu_filter_duration_seconds{outcome,replica}} and {@code vgpu_bind_duration_seconds{outcome,replica}}:
  *       histograms of the extender verbs;</li>
  *   <li>{@code vgpu_filter_reserve_conflicts_total{replica}}: reservations refused by the shared state;</li>
+ *   <li>{@code vgpu_filter_failures_total{reason,replica}} and {@code vgpu_bind_failures_total{reason,replica}}:
+ *       decisions that placed or bound nothing, by reason ({@code io.vgpu.gateway.scheduling.DecisionFailure});</li>
+ *   <li>{@code vgpu_filter_rejected_nodes_total{reason,replica}}: in filters that placed nothing, the nodes
+ *       rejected per HAMi reason word (why pods are pending, cluster-wide);</li>
+ *   <li>{@code vgpu_bind_lock_wait_seconds{outcome,replica}}: histogram of binds' waits for a node lock;</li>
+ *   <li>{@code vgpu_kube_api_request_duration_seconds{verb,resource,code,replica}}: histogram of Kubernetes API
+ *       calls (reads and writes; {@code code} is the HTTP status or why no answer came), and
+ *       {@code vgpu_kube_api_errors_total{verb,resource,code,replica}}: those that did not answer 2xx;</li>
  *   <li>{@code vgpu_http_overloaded_total{endpoint,replica}}: requests answered "overloaded";</li>
  *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now.</li>
  * </ul>
  * HAMi's own metric names (spec §13) are registered elsewhere, without the replica tag. Thread-safe.
  */
-public final class GatewayMetrics implements ExtenderMetrics {
+public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
 
     /** Latency buckets (seconds): admission and extender calls should take milliseconds. */
     private static final Duration[] BUCKETS = {
@@ -34,6 +44,12 @@ public final class GatewayMetrics implements ExtenderMetrics {
         Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
         Duration.ofSeconds(10)};
 
+    /** Lock waits range from nothing to the configured bound (seconds, below kube-scheduler's bind timeout). */
+    private static final Duration[] LOCK_WAIT_BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500),
+        Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30)};
+
     private final MeterRegistry registry;
     private final String replica;
     private final Map<String, Timer> webhookTimers = new ConcurrentHashMap<>();
@@ -41,6 +57,12 @@ public final class GatewayMetrics implements ExtenderMetrics {
     private final Map<String, Timer> bindTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> overloaded = new ConcurrentHashMap<>();
     private final Counter conflicts;
+    private final Map<String, Counter> filterFailures = new ConcurrentHashMap<>();
+    private final Map<String, Counter> bindFailures = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rejectedNodes = new ConcurrentHashMap<>();
+    private final Map<String, Timer> lockWaits = new ConcurrentHashMap<>();
+    private final Map<List<String>, Timer> apiCalls = new ConcurrentHashMap<>();
+    private final Map<List<String>, Counter> apiErrors = new ConcurrentHashMap<>();
 
     /**
      * @param registry where the meters live (the registry the metrics endpoint scrapes)
@@ -89,6 +111,61 @@ public final class GatewayMetrics implements ExtenderMetrics {
     @Override
     public void reserveConflict() {
         conflicts.increment();
+    }
+
+    @Override
+    public void filterFailed(String reason) {
+        count(filterFailures, "vgpu.filter.failures", "Filter calls that placed nothing, by reason", reason);
+    }
+
+    @Override
+    public void nodesRejected(String reason, int nodes) {
+        rejectedNodes.computeIfAbsent(reason, r -> Counter.builder("vgpu.filter.rejected.nodes")
+                        .description("Nodes rejected in filter calls that placed nothing, by HAMi reason")
+                        .tags("reason", r, "replica", replica)
+                        .register(registry))
+                .increment(nodes);
+    }
+
+    @Override
+    public void bindFailed(String reason) {
+        count(bindFailures, "vgpu.bind.failures", "Bind calls that failed, by reason", reason);
+    }
+
+    private void count(Map<String, Counter> counters, String name, String description, String reason) {
+        counters.computeIfAbsent(reason, r -> Counter.builder(name)
+                        .description(description)
+                        .tags("reason", r, "replica", replica)
+                        .register(registry))
+                .increment();
+    }
+
+    @Override
+    public void lockWait(String outcome, long nanos) {
+        lockWaits.computeIfAbsent(outcome, o -> Timer.builder("vgpu.bind.lock.wait")
+                        .description("Time a bind waited for its node's lock (shared state, then hami.io/mutex.lock)")
+                        .tags("outcome", o, "replica", replica)
+                        .serviceLevelObjectives(LOCK_WAIT_BUCKETS)
+                        .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void call(String verb, String resource, String code, long nanos) {
+        List<String> key = List.of(verb, resource, code);
+        apiCalls.computeIfAbsent(key, k -> Timer.builder("vgpu.kube.api.request.duration")
+                        .description("Kubernetes API calls by verb, resource and HTTP status (or why no answer came)")
+                        .tags("verb", verb, "resource", resource, "code", code, "replica", replica)
+                        .serviceLevelObjectives(BUCKETS)
+                        .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+        if (!code.startsWith("2")) {
+            apiErrors.computeIfAbsent(key, k -> Counter.builder("vgpu.kube.api.errors")
+                            .description("Kubernetes API calls that did not answer 2xx")
+                            .tags("verb", verb, "resource", resource, "code", code, "replica", replica)
+                            .register(registry))
+                    .increment();
+        }
     }
 
     /** Counts one request to {@code endpoint} answered "overloaded". */

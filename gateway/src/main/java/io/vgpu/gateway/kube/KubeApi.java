@@ -52,12 +52,19 @@ public final class KubeApi implements AutoCloseable {
     private final TokenBucket bucket;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ScheduledExecutorService timer;
+    private final KubeApiMetrics metrics;
 
     /**
      * @param client the fabric8 client (its HTTP client, credentials and master URL are used)
      * @param config rate limit, timeout and in-flight bound
      */
     public KubeApi(KubernetesClient client, KubeClientConfig config) {
+        this(client, config, KubeApiMetrics.NONE);
+    }
+
+    /** As above, recording every call's latency and outcome in {@code metrics}. */
+    public KubeApi(KubernetesClient client, KubeClientConfig config, KubeApiMetrics metrics) {
+        this.metrics = metrics;
         this.http = client.getHttpClient();
         this.serialization = client.getKubernetesSerialization();
         String master = client.getMasterUrl().toString();
@@ -121,8 +128,10 @@ public final class KubeApi implements AutoCloseable {
 
     private CompletionStage<ApiResponse> call(String method, String path, String contentType, String body,
                                               Priority priority) {
+        long start = System.nanoTime();
         if (inFlight.incrementAndGet() > config.maxInFlight()) {
             inFlight.decrementAndGet();
+            record(method, path, KubeApiMetrics.OVERLOADED, start);
             return CompletableFuture.completedFuture(ApiResponse.unanswered(method, path,
                     "kubernetes API client overloaded: " + config.maxInFlight() + " calls in flight"));
         }
@@ -130,17 +139,20 @@ public final class KubeApi implements AutoCloseable {
         long wait = bucket.reserve(maxWait);
         CompletionStage<ApiResponse> answer;
         if (wait < 0) {
-            answer = CompletableFuture.completedFuture(ApiResponse.unanswered(method, path,
+            inFlight.decrementAndGet();
+            record(method, path, KubeApiMetrics.RATE_LIMITED, start);
+            return CompletableFuture.completedFuture(ApiResponse.unanswered(method, path,
                     "kubernetes API client rate limit exceeded (qps=" + config.qps() + ", burst=" + config.burst() + ")"));
         } else if (wait == 0) {
-            answer = send(method, path, contentType, body);
+            answer = send(method, path, contentType, body, start);
         } else {
-            answer = delay(Duration.ofNanos(wait)).thenCompose(ignored -> send(method, path, contentType, body));
+            answer = delay(Duration.ofNanos(wait)).thenCompose(ignored -> send(method, path, contentType, body, start));
         }
         return answer.whenComplete((r, t) -> inFlight.decrementAndGet());
     }
 
-    private CompletionStage<ApiResponse> send(String method, String path, String contentType, String body) {
+    private CompletionStage<ApiResponse> send(String method, String path, String contentType, String body,
+                                              long start) {
         long timeoutMs = config.requestTimeout().toMillis();
         CompletableFuture<HttpResponse<String>> sent;
         try {
@@ -151,13 +163,40 @@ public final class KubeApi implements AutoCloseable {
             }
             sent = http.sendAsync(request.build(), String.class);
         } catch (RuntimeException e) {
+            record(method, path, KubeApiMetrics.UNREACHABLE, start);
             return CompletableFuture.completedFuture(ApiResponse.unanswered(method, path, describe(method, path, e)));
         }
         // fabric8's own timeout covers the exchange; this one also covers its retries
         return sent.orTimeout(timeoutMs * (config.retries() + 1) + 100, TimeUnit.MILLISECONDS)
-                .handle((response, failure) -> failure != null
-                        ? ApiResponse.unanswered(method, path, describe(method, path, failure))
-                        : answered(method, path, response));
+                .handle((response, failure) -> {
+                    if (failure != null) {
+                        record(method, path, timedOut(failure) ? KubeApiMetrics.TIMEOUT : KubeApiMetrics.UNREACHABLE,
+                                start);
+                        return ApiResponse.unanswered(method, path, describe(method, path, failure));
+                    }
+                    record(method, path, Integer.toString(response.code()), start);
+                    return answered(method, path, response);
+                });
+    }
+
+    private void record(String method, String path, String code, long start) {
+        try {
+            metrics.call(method, KubeApiMetrics.resourceOf(path), code, System.nanoTime() - start);
+        } catch (RuntimeException e) {
+            // a metrics failure must never turn an API answer into a failed stage
+        }
+    }
+
+    private static boolean timedOut(Throwable failure) {
+        return rootOf(failure) instanceof TimeoutException;
+    }
+
+    private static Throwable rootOf(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     private ApiResponse answered(String method, String path, HttpResponse<String> response) {
@@ -192,10 +231,7 @@ public final class KubeApi implements AutoCloseable {
     }
 
     private String describe(String method, String path, Throwable failure) {
-        Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = rootOf(failure);
         if (cause instanceof TimeoutException) {
             return method + " " + path + " timed out after " + config.requestTimeout().toMillis() + "ms";
         }

@@ -16,6 +16,7 @@ import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.extender.ExtenderBindingArgs;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
+import io.vgpu.gateway.extender.ExtenderMetrics;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.PodDevicesCodec;
@@ -74,6 +75,7 @@ public final class BindService {
     private final SchedulingConfig config;
     private final Clock clock;
     private final LockReleases releases;
+    private final ExtenderMetrics metrics;
 
     /**
      * @param vertx    for the lock-wait timers
@@ -99,6 +101,14 @@ public final class BindService {
     public BindService(Vertx vertx, ClusterCache cache, ClusterState state, NodeLockPort nodeLock, PodWriter pods,
                        EventSink events, RequestDeriver requests, SchedulingConfig config, Clock clock,
                        LockReleases releases) {
+        this(vertx, cache, state, nodeLock, pods, events, requests, config, clock, releases, ExtenderMetrics.NONE);
+    }
+
+    /** As above, recording failure reasons and lock waits in {@code metrics}. */
+    public BindService(Vertx vertx, ClusterCache cache, ClusterState state, NodeLockPort nodeLock, PodWriter pods,
+                       EventSink events, RequestDeriver requests, SchedulingConfig config, Clock clock,
+                       LockReleases releases, ExtenderMetrics metrics) {
+        this.metrics = metrics;
         this.releases = releases;
         this.vertx = vertx;
         this.cache = cache;
@@ -116,6 +126,7 @@ public final class BindService {
         PodKey key = new PodKey(args.podNamespace(), args.podName(), args.podUid());
         try {
             return bindSafely(args, key).recover(e -> {
+                metrics.bindFailed(DecisionFailure.reasonOf(e));
                 String message = FilterService.message(e);
                 LOG.warn("bind {}/{} to {}: {}", args.podNamespace(), args.podName(), args.node(), message);
                 events.bindingFailed(key, message);
@@ -123,6 +134,7 @@ public final class BindService {
             });
         } catch (RuntimeException e) {
             LOG.error("bind failed unexpectedly", e);
+            metrics.bindFailed(DecisionFailure.ERROR);
             return Future.succeededFuture(ExtenderBindingResult.failed(FilterService.message(e)));
         }
     }
@@ -131,12 +143,14 @@ public final class BindService {
         return lookUpPod(key).compose(observed -> {
             if (observed.isEmpty()) {
                 // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
+                metrics.bindFailed(DecisionFailure.BIND_POD_NOT_FOUND);
                 return dropReservation(args.podUid())
                         .map(x -> ExtenderBindingResult.failed("pod \"" + args.podName() + "\" not found"));
             }
             if (cache.node(args.node()).isEmpty()) {
                 // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
                 events.bindingFailed(key, "failed to get node " + args.node());
+                metrics.bindFailed(DecisionFailure.BIND_NODE_NOT_FOUND);
                 return dropReservation(args.podUid())
                         .map(x -> ExtenderBindingResult.failed("node \"" + args.node() + "\" not found"));
             }
@@ -163,8 +177,8 @@ public final class BindService {
             return Future.succeededFuture(ExtenderBindingResult.OK); // a retried bind of a bound pod
         }
         if (!pod.boundNode().isEmpty()) {
-            return fail("pod " + key.namespace() + "/" + key.name() + " is already bound to node "
-                    + pod.boundNode());
+            return fail(DecisionFailure.BIND_BOUND_ELSEWHERE, "pod " + key.namespace() + "/" + key.name()
+                    + " is already bound to node " + pod.boundNode());
         }
         return confirm(args, pod)
                 .compose(via -> via == ConfirmOutcome.Via.ALREADY_BOUND ? boundBefore(args, key)
@@ -191,8 +205,9 @@ public final class BindService {
                         return Future.succeededFuture(true);
                     }
                     if (live.isPresent() && !live.get().isEmpty()) {
-                        return Future.failedFuture("pod " + key.namespace() + "/" + key.name()
-                                + " is already bound to node " + live.get());
+                        return Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BOUND_ELSEWHERE,
+                                "pod " + key.namespace() + "/" + key.name() + " is already bound to node "
+                                        + live.get()));
                     }
                     return Future.succeededFuture(false);
                 });
@@ -211,8 +226,11 @@ public final class BindService {
                     String why = outcome instanceof ConfirmOutcome.UnknownNode ? "node is not registered"
                             : outcome instanceof ConfirmOutcome.Missing ? "no reservation (filter first)"
                             : "its reservation expired and the devices are taken";
-                    return Future.failedFuture("cannot bind " + args.podNamespace() + "/" + args.podName() + " to "
-                            + args.node() + ": " + why);
+                    String reason = outcome instanceof ConfirmOutcome.UnknownNode ? DecisionFailure.BIND_NODE_UNREGISTERED
+                            : outcome instanceof ConfirmOutcome.Missing ? DecisionFailure.BIND_NO_RESERVATION
+                            : DecisionFailure.BIND_EXPIRED;
+                    return Future.failedFuture(new DecisionFailure(reason, "cannot bind " + args.podNamespace() + "/"
+                            + args.podName() + " to " + args.node() + ": " + why));
                 });
     }
 
@@ -243,9 +261,13 @@ public final class BindService {
 
     private Future<ExtenderBindingResult> lockAndBind(ExtenderBindingArgs args, PodKey key) {
         long deadline = clock.millis() + config.nodeLockWait().toMillis();
+        long waitStart = System.nanoTime();
         return stateLock(args, deadline)
                 .compose(x -> apiLock(args, key, deadline)
                         .recover(e -> unlockState(args).compose(y -> Future.failedFuture(e))))
+                .andThen(locked -> metrics.lockWait(locked.succeeded() ? "acquired"
+                        : DecisionFailure.BIND_LOCK_TIMEOUT.equals(DecisionFailure.reasonOf(locked.cause()))
+                        ? "timeout" : "failed", System.nanoTime() - waitStart))
                 .compose(x -> bindPod(args, key, true));
     }
 
@@ -270,8 +292,9 @@ public final class BindService {
                         return vertx.timer(config.lockRetryEvery().toMillis(), TimeUnit.MILLISECONDS)
                                 .compose(t -> stateLock(args, deadline));
                     }
-                    return Future.failedFuture(registered ? contention(args) : "node " + args.node()
-                            + " is not registered");
+                    return Future.failedFuture(registered ? contention(args)
+                            : new DecisionFailure(DecisionFailure.BIND_NODE_UNREGISTERED, "node " + args.node()
+                                    + " is not registered"));
                 });
     }
 
@@ -293,16 +316,18 @@ public final class BindService {
                                 .compose(t -> apiLock(args, key, deadline));
                     }
                     return Future.failedFuture(outcome instanceof LockOutcome.Contended ? contention(args)
-                            : outcome.message());
+                            : new DecisionFailure(DecisionFailure.BIND_LOCK_FAILED, outcome.message()));
                 });
     }
 
     private Future<ExtenderBindingResult> bindPod(ExtenderBindingArgs args, PodKey key, boolean locked) {
         return Stages.onContext(pods.patchBindPhase(key, "allocating", clock.millis() / 1000))
                 .compose(write -> write.ok() ? Stages.onContext(pods.bind(key, args.node()))
-                        : Future.failedFuture("failed to patch bind-phase: " + write.message()))
+                        : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_PHASE,
+                                "failed to patch bind-phase: " + write.message())))
                 .compose(outcome -> outcome.ok() ? Future.succeededFuture()
-                        : Future.failedFuture(((BindOutcome) outcome).message()))
+                        : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BINDING,
+                                ((BindOutcome) outcome).message())))
                 .map(x -> {
                     events.bindingSucceeded(key, args.node());
                     LOG.info("bound {}/{} to {}", key.namespace(), key.name(), args.node());
@@ -334,12 +359,13 @@ public final class BindService {
                 .otherwiseEmpty().mapEmpty();
     }
 
-    private static Future<ExtenderBindingResult> fail(String message) {
-        return Future.failedFuture(message);
+    private static Future<ExtenderBindingResult> fail(String reason, String message) {
+        return Future.failedFuture(new DecisionFailure(reason, message));
     }
 
     /** HAMi's text with the configured timeout as Go prints it ({@code 5m0s}, {@code 15s}; not whole minutes only). */
-    private String contention(ExtenderBindingArgs args) {
-        return LockNode.contentionMessage(args.node(), config.nodeLockTimeout());
+    private DecisionFailure contention(ExtenderBindingArgs args) {
+        return new DecisionFailure(DecisionFailure.BIND_LOCK_TIMEOUT,
+                LockNode.contentionMessage(args.node(), config.nodeLockTimeout()));
     }
 }

@@ -6,6 +6,7 @@ import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.filter.RejectionReasons;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -92,6 +93,7 @@ public final class FilterService {
     public Future<ExtenderFilterResult> filter(ExtenderArgs args) {
         try {
             if (args.pod() == null) {
+                metrics.filterFailed(DecisionFailure.FILTER_INVALID);
                 return Future.succeededFuture(ExtenderFilterResult.error("extender args missing pod"));
             }
             if (args.simulationMode()) {
@@ -102,10 +104,12 @@ public final class FilterService {
                     .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
+                        metrics.filterFailed(DecisionFailure.reasonOf(e));
                         return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
                     });
         } catch (RuntimeException e) {
             LOG.error("filter failed unexpectedly", e);
+            metrics.filterFailed(DecisionFailure.ERROR);
             return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
         }
     }
@@ -137,8 +141,10 @@ public final class FilterService {
         PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
         int requested = nodeNames == null ? 0 : nodeNames.size();
         if (decision instanceof FilterDecision.Failed f) {
+            metrics.filterFailed(DecisionFailure.FILTER_INVALID);
             events.filteringError(key, f.message());
         } else if (decision instanceof FilterDecision.NoFit n) {
+            noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes());
             events.filteringFailed(key, n.failedNodes(), requested);
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
@@ -168,6 +174,7 @@ public final class FilterService {
                 .compose(quotaOk -> {
                     if (!quotaOk) {
                         fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
+                        noFit(DecisionFailure.FILTER_QUOTA, failed);
                         events.filteringFailed(key, failed, requested);
                         return Future.succeededFuture(
                                 FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
@@ -185,6 +192,7 @@ public final class FilterService {
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
                                     return reserveRanked(pod, key, fits, next, failed, previous, requested);
                                 }
+                                noFit(DecisionFailure.FILTER_CONFLICT, failed);
                                 events.filteringFailed(key, failed, requested);
                                 return releaseQuota(pod).map(x ->
                                         FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
@@ -229,6 +237,7 @@ public final class FilterService {
         return Stages.onContext(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
                     if (!write.ok()) {
+                        metrics.filterFailed(DecisionFailure.FILTER_ANNOTATE);
                         return Stages.onContext(state.release(chosen.node(), pod.uid()))
                                 .otherwiseEmpty()
                                 .compose(x -> releaseQuota(pod))
@@ -253,6 +262,12 @@ public final class FilterService {
                 }
             });
         }
+    }
+
+    /** Counts a filter that placed nothing, and its nodes by rejection reason (only then: it parses every text). */
+    private void noFit(String reason, Map<String, String> failedNodes) {
+        metrics.filterFailed(reason);
+        RejectionReasons.count(failedNodes).forEach(metrics::nodesRejected);
     }
 
     private static List<ScoredNode> ranking(FilterDecision.Fits fits) {
