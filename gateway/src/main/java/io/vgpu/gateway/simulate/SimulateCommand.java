@@ -113,6 +113,16 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "--serve: the gateway's metrics port, 0 = any free port (default: ${DEFAULT-VALUE})")
     int metricsPort;
 
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "also write a self-contained HTML report (utilisation heatmap, fragmentation over time, "
+                    + "placement latency, failures by reason) to FILE")
+    Path report;
+
+    @Option(names = "--compare-policies",
+            description = "with --report: run binpack and spread node policies on the same cluster and pods, side "
+                    + "by side (ignores --node-policy)")
+    boolean comparePolicies;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -135,6 +145,14 @@ public final class SimulateCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "simulate: %d nodes x %d GPUs (%s), %d pods, node policy %s, GPU policy %s, seed %d%n",
                 nodes, gpusPerNode, String.join(", ", gpuModels().stream().map(GpuModel::type).toList()), pods,
                 nodePolicy, gpuPolicy, seed);
+        if (report != null) {
+            ReportRunner.run(out, new ReportRunner.Options(mode, cluster, workload, nvidia,
+                    comparePolicies ? List.of("binpack", "spread") : List.of(nodePolicy), gpuPolicy, concurrency,
+                    devicePluginDelayMillis, List.of(String.format(Locale.ROOT,
+                            "%d nodes x %d GPUs, %d pods (%s), mode %s, seed %d", nodes, gpusPerNode, pods, mix,
+                            mode, seed))), report);
+            return 0;
+        }
         if ("core".equals(mode)) {
             printTable(out, runCore(out, cluster, workload, nvidia));
         } else {
@@ -289,6 +307,12 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if (devicePluginDelayMillis < 0) {
             throw new IllegalArgumentException("--device-plugin-delay must not be negative");
+        }
+        if (comparePolicies && report == null) {
+            throw new IllegalArgumentException("--compare-policies needs --report FILE");
+        }
+        if (report != null && serve) {
+            throw new IllegalArgumentException("--report runs a workload; it cannot be combined with --serve");
         }
         if (port < 0 || port > 65_535 || metricsPort < 0 || metricsPort > 65_535) {
             throw new IllegalArgumentException("--port and --metrics-port must be 0..65535");

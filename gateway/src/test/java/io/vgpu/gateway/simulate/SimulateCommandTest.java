@@ -6,8 +6,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +42,7 @@ class SimulateCommandTest {
         "port out of range    | --port=70000               | --port and --metrics-port must be 0..65535",
         "not a number         | --pods=many                | Invalid value for option '--pods'",
         "unknown option       | --warp-drive               | Unknown option: '--warp-drive'",
+        "compare w/o report   | --compare-policies         | --compare-policies needs --report FILE",
     })
     void badOptionsAreOneLineAndExitStatus2(String name, String option, String message) {
         Result r = run("simulate", option);
@@ -60,5 +65,28 @@ class SimulateCommandTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("simulate: 4 nodes x 8 GPUs", "progress: 100% (60/60)", "core (in-process",
                 "pods submitted                     60", "latency decision p50 / p99", "fragmentation (R = ");
+    }
+
+    @Test
+    void reportWritesOneSelfContainedHtmlFileWithBothPoliciesWhenAskedToCompare(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("report.html");
+
+        Result r = run("simulate", "--mode", "core", "--nodes", "4", "--pods", "40", "--seed", "3",
+                "--report", file.toString(), "--compare-policies");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("simulate: binpack nodes, spread GPUs", "simulate: spread nodes, spread GPUs",
+                "report written to " + file.toAbsolutePath());
+        String html = Files.readString(file);
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("4 nodes x 8 GPUs, 40 pods", "mode core, seed 3",
+                "binpack nodes, spread GPUs", "spread nodes, spread GPUs", "<svg");
+    }
+
+    @Test
+    void reportCannotBeCombinedWithServe(@TempDir Path dir) {
+        Result r = run("simulate", "--serve", "--report", dir.resolve("r.html").toString());
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--report runs a workload; it cannot be combined with --serve");
     }
 }
