@@ -18,19 +18,19 @@ import java.util.Map;
  * informers select on (a real API server supports it; the mock only indexes metadata fields). The mock builds a
  * resource's attributes with one extractor held in two private final fields; this swaps in an extractor that
  * adds the {@code spec.schedulerName} attribute, so that lists and watches with that field selector match as on
- * a real server. The same idea as the adapter tests' fixture, kept here because the simulator's API server is
- * main code. Reflection on the mock's internals: if a fabric8 upgrade renames the fields, {@link #install} fails
+ * a real server. Main code because the simulator's API server is; the gateway's adapter tests and the chaos
+ * harness's API server install the same extractor. Reflection on the mock's internals: if a fabric8 upgrade renames the fields, {@link #install} fails
  * loudly and {@code simulate} does not start.
  */
-final class SchedulerNameFields extends KubernetesAttributesExtractor {
+public final class SchedulerNameFields extends KubernetesAttributesExtractor {
 
     private static final String FIELD = "spec.schedulerName";
 
     private SchedulerNameFields() {
     }
 
-    /** Replaces the dispatcher's attribute extractor. */
-    static void install(KubernetesCrudDispatcher crud) {
+    /** Replaces the dispatcher's attribute extractor; returns the new one. */
+    public static SchedulerNameFields install(KubernetesCrudDispatcher crud) {
         try {
             SchedulerNameFields extractor = new SchedulerNameFields();
             Object crdProcessor = field(KubernetesCrudDispatcher.class, "crdProcessor").get(crud);
@@ -41,6 +41,7 @@ final class SchedulerNameFields extends KubernetesAttributesExtractor {
             }
             field(KubernetesCrudDispatcher.class, "kubernetesAttributesExtractor").set(crud, extractor);
             field(CrudDispatcher.class, "attributeExtractor").set(crud, extractor);
+            return extractor;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot teach the CRUD mock spec.schedulerName (fabric8 changed?)", e);
         }

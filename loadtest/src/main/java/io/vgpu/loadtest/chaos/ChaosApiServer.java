@@ -14,6 +14,7 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.vgpu.gateway.simulate.SchedulerNameFields;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
