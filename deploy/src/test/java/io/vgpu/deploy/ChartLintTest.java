@@ -62,6 +62,8 @@ class ChartLintTest {
                         List.of("--set", "scheduler.hazelcast.quorum=3"), "below the quorum"),
                 Arguments.of("HAMi-core host path that differs from the hook path",
                         List.of("--set", "devicePlugin.libPath=/opt/vgpu"), "must be <global.gpuHookPath>/vgpu"),
+                Arguments.of("unknown member discovery",
+                        List.of("--set", "scheduler.hazelcast.discovery=multicast"), "must be dns or members"),
                 Arguments.of("no shard",
                         List.of("--set", "scheduler.shards=0"), "scheduler.shards must be at least 1"),
                 Arguments.of("nothing enabled",

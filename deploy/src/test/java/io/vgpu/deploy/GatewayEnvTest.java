@@ -80,7 +80,8 @@ class GatewayEnvTest {
         assertThat(c.deviceConfigFile()).as("the device config is read").isNotNull();
         assertThat(c.replica()).isEqualTo(Pods.FROM_POD);
         assertThat(p.cluster().kubernetes()).isTrue();
-        assertThat(p.cluster().store().members()).hasSize(set.replicas());
+        assertThat(p.cluster().store().members().size() + (p.cluster().store().dnsDiscovery() ? set.replicas() : 0))
+                .as("every replica is found, by DNS or in the member list").isEqualTo(set.replicas());
         assertThat(c.schedulerNames()).hasSize(set.shards());
     }
 
@@ -95,13 +96,26 @@ class GatewayEnvTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = ValueSet.class, mode = EnumSource.Mode.EXCLUDE, names = "DEVICE_PLUGIN_ONLY")
-    void hazelcastMembersAreEveryReplicasStableNameWithAMajorityQuorum(ValueSet set, @TempDir Path dir) {
+    void hazelcastFindsEveryReplicaThroughTheHeadlessServiceWithAMajorityQuorum(ValueSet set, @TempDir Path dir) {
         Parsed p = parse(set, dir);
         int port = p.cluster().store().port();
-        List<String> expected = IntStream.range(0, set.replicas())
-                .mapToObj(i -> Names.SCHEDULER + "-" + i + "." + Names.HAZELCAST + "." + ValueSet.NAMESPACE + ".svc:" + port)
-                .toList();
-        assertThat(p.cluster().store().members()).containsExactlyElementsOf(expected);
+        if (set == ValueSet.CUSTOM) {
+            // discovery: members, the StatefulSet pods' stable names
+            List<String> expected = IntStream.range(0, set.replicas())
+                    .mapToObj(i -> Names.SCHEDULER + "-" + i + "." + Names.HAZELCAST + "." + ValueSet.NAMESPACE + ".svc:"
+                            + port)
+                    .toList();
+            assertThat(p.cluster().store().members()).containsExactlyElementsOf(expected);
+            assertThat(p.cluster().store().dnsDiscovery()).isFalse();
+        } else {
+            // the default: DNS discovery of the headless Service that publishes not-ready addresses
+            assertThat(p.cluster().store().discoveryDns())
+                    .isEqualTo(Names.HAZELCAST + "." + ValueSet.NAMESPACE + ".svc");
+            assertThat(p.cluster().store().members()).isEmpty();
+            JsonNode service = Helm.template(set).one("Service", Names.HAZELCAST).path("spec");
+            assertThat(service.path("clusterIP").asText()).isEqualTo("None");
+            assertThat(service.path("publishNotReadyAddresses").asBoolean()).isTrue();
+        }
         int quorum = set == ValueSet.CUSTOM ? 4 : set.replicas() / 2 + 1;
         assertThat(p.cluster().store().quorumSize()).isEqualTo(quorum);
         assertThat(p.cluster().store().backupCount()).isEqualTo(set == ValueSet.CUSTOM ? 2 : 1);
