@@ -155,7 +155,10 @@ final class GatewayAssembly {
                 ingest.resync(state::ownsNode, informers, podWriter);
             }
         });
-        long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
+        long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
+            state.sweepExpired(clock.millis());
+            ingest.releaseUnannotatedLocks(state::ownsNode, informers);
+        });
         long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
         // a safety net for changes lost in flight (owner changes are resynced at once already): a full resync of the

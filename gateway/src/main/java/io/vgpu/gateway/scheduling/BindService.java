@@ -262,9 +262,11 @@ public final class BindService {
     private Future<ExtenderBindingResult> lockAndBind(ExtenderBindingArgs args, PodKey key) {
         long deadline = clock.millis() + config.nodeLockWait().toMillis();
         long waitStart = System.nanoTime();
+        // on any failure, an owner-checked unlock: a lock call that failed may still have applied (indeterminate: its
+        // backup did not answer while a member died), and unlocking a lock this pod does not hold changes nothing
         return stateLock(args, deadline)
-                .compose(x -> apiLock(args, key, deadline)
-                        .recover(e -> unlockState(args).compose(y -> Future.failedFuture(e))))
+                .compose(x -> apiLock(args, key, deadline))
+                .recover(e -> unlockState(args).compose(y -> Future.failedFuture(e)))
                 .andThen(locked -> metrics.lockWait(locked.succeeded() ? "acquired"
                         : DecisionFailure.BIND_LOCK_TIMEOUT.equals(DecisionFailure.reasonOf(locked.cause()))
                         ? "timeout" : "failed", System.nanoTime() - waitStart))

@@ -20,6 +20,7 @@ import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.QuotaOutcome;
 import io.vgpu.state.model.QuotaState;
@@ -182,9 +183,12 @@ public final class FilterService {
                     return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now, deadline))
                             .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                             .compose(outcome -> {
-                                if (outcome instanceof ReserveOutcome.Reserved
-                                        || outcome instanceof ReserveOutcome.AlreadyBound) {
-                                    return annotate(pod, key, candidate, fits, previous, requested);
+                                if (outcome instanceof ReserveOutcome.Reserved) {
+                                    return annotate(pod, key, candidate, fits, previous, requested, true);
+                                }
+                                if (outcome instanceof ReserveOutcome.AlreadyBound bound) {
+                                    return annotate(pod, key, keptBinding(candidate, bound.allocation()), fits,
+                                            previous, requested, false);
                                 }
                                 failed.put(candidate.node(), RESERVATION_CONFLICT);
                                 metrics.reserveConflict();
@@ -230,15 +234,35 @@ public final class FilterService {
         return q != null && !q.limits().none();
     }
 
-    /** Writes the HAMi annotations before answering (the durable record); undoes the reservation on failure. */
+    /**
+     * The pod is bound on the chosen node already: a bind confirmed it and was interrupted before the Binding (its
+     * replica died, or it failed past the confirmation), and kube-scheduler is filtering it again. The binding keeps
+     * the devices it was admitted with, so the pod is annotated with those, not with what this decision chose:
+     * annotating other devices would move the charge there without the capacity rule (ingest records annotated
+     * bindings as facts) and over-commit a card. MIG instances are kept only when the allocations agree; otherwise
+     * the pod keeps the MIG annotation of the filter that made the binding (the patch leaves it).
+     */
+    static Candidate keptBinding(Candidate decided, PodAllocation bound) {
+        if (decided.allocation().equals(bound)) {
+            return decided;
+        }
+        return new Candidate(decided.node(), decided.score(), bound, List.of());
+    }
+
+    /**
+     * Writes the HAMi annotations before answering (the durable record); on failure undoes the reservation this
+     * filter made ({@code undoOnFailure}; a binding found in place is left to the pod's next decision).
+     */
     private Future<ExtenderFilterResult> annotate(PodSpec pod, PodKey key, Candidate chosen, FilterDecision.Fits fits,
-                                                  Optional<String> previous, int requested) {
+                                                  Optional<String> previous, int requested, boolean undoOnFailure) {
         Map<String, String> annotations = FilterAnnotations.annotations(chosen, clock.millis() / 1000);
         return Stages.onContext(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
                     if (!write.ok()) {
                         metrics.filterFailed(DecisionFailure.FILTER_ANNOTATE);
-                        return Stages.onContext(state.release(chosen.node(), pod.uid()))
+                        Future<Boolean> undo = undoOnFailure ? Stages.onContext(state.release(chosen.node(), pod.uid()))
+                                : Future.succeededFuture(false);
+                        return undo
                                 .otherwiseEmpty()
                                 .compose(x -> releaseQuota(pod))
                                 .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"

@@ -20,6 +20,7 @@ import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
@@ -334,6 +335,39 @@ public final class StateIngest implements ClusterEvents, LockReleases {
                 : clock.millis() - holder.sinceMillis() > LOCK_GRACE_MILLIS;
         if (released) {
             logFailure("unlock node " + node.name(), state.unlockNode(node.name(), holder.namespace(), holder.name()));
+        }
+    }
+
+    /**
+     * The grace rule of {@link #releaseLockWhenAnnotationGone} on a timer, for nodes that see no event: releases
+     * the shared lock of every node this replica owns whose lock annotation has not appeared (in this replica's
+     * cache) within the grace. Such a lock is left by a lock call that failed after it applied (its backup did not
+     * answer while a member died), by an unlock that failed, or by a binder that died between the two locks; left
+     * alone it would hold the node until a contending bind takes it over. Releasing it is safe even when the
+     * annotation is only late: {@code hami.io/mutex.lock}, written with resourceVersion guards, is the lock the
+     * device plugin relies on, and the next binder finds it there. Call it periodically (the owner only acts on
+     * its keys). Returns at once.
+     *
+     * @param owned the nodes this replica owns
+     * @param cache the informer caches
+     */
+    public void releaseUnannotatedLocks(Predicate<String> owned, ClusterCache cache) {
+        if (!cache.hasSynced()) {
+            return;
+        }
+        long now = clock.millis();
+        for (NodeView view : state.nodes()) {
+            String node = view.name();
+            NodeState current = state.nodeState(node);
+            NodeLockHolder holder = current == null ? null : current.lock();
+            if (holder == null || now - holder.sinceMillis() <= LOCK_GRACE_MILLIS || !owned.test(node)) {
+                continue;
+            }
+            if (cache.node(node).map(n -> n.lock() == null).orElse(false)) {
+                LOG.info("node {}: shared lock of {}/{} has no annotation after {} ms, released", node,
+                        holder.namespace(), holder.name(), now - holder.sinceMillis());
+                logFailure("unlock node " + node, state.unlockNode(node, holder.namespace(), holder.name()));
+            }
         }
     }
 

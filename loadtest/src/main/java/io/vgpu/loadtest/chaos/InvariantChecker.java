@@ -15,6 +15,8 @@ import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.UsageAccounting;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +50,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Violations are collected with details, once per subject.
  */
 final class InvariantChecker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InvariantChecker.class);
 
     private static final long SWEEP_SLACK_MILLIS = 5_000;
     private static final long LOCK_GRACE_MILLIS = 5_000;
@@ -406,6 +410,8 @@ final class InvariantChecker {
         String key = kind + " " + subject;
         if (!violations.containsKey(key)) {
             violations.put(key, kind + ": " + details);
+            // at once, with the time: a long soak's replica logs are read around the moment it happened
+            LOG.warn("chaos: VIOLATION {}: {}", kind, details);
         }
     }
 }

@@ -125,8 +125,8 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
         if (!registered) {
             return Transition.unchanged(this, new ReserveOutcome.UnknownNode());
         }
-        if (charges.get(pod.uid()) instanceof PodCharge.Bound) {
-            return Transition.unchanged(this, new ReserveOutcome.AlreadyBound());
+        if (charges.get(pod.uid()) instanceof PodCharge.Bound bound) {
+            return Transition.unchanged(this, new ReserveOutcome.AlreadyBound(bound.allocation()));
         }
         NodeState base = withoutExpired(nowMillis);
         if (base.charges.get(pod.uid()) instanceof PodCharge.Reserved own && own.allocation().equals(allocation)) {

@@ -5,7 +5,7 @@ package io.vgpu.state.model;
  * <pre>
  *   Reserved     the pod holds the allocation until deadlineMillis (also: the same reservation again)
  *   Refused      the authoritative usage no longer admits it (a lost race): try the next node
- *   AlreadyBound the pod is bound on this node; nothing changed
+ *   AlreadyBound the pod is bound on this node (with the allocation it carries); nothing changed
  *   UnknownNode  the node is not registered
  * </pre>
  */
@@ -29,8 +29,14 @@ public sealed interface ReserveOutcome {
     record Refused() implements ReserveOutcome {
     }
 
-    /** The pod is already bound on this node; a binding is never turned back into a reservation. */
-    record AlreadyBound() implements ReserveOutcome {
+    /**
+     * The pod is already bound on this node (a bind confirmed it and was interrupted before the Binding); a binding
+     * is never turned back into a reservation, and its devices stay the ones it was admitted with.
+     *
+     * @param allocation the allocation the binding holds: what the pod must be annotated with, whatever a later
+     *                   decision would have chosen (only this one passed the capacity rule)
+     */
+    record AlreadyBound(PodAllocation allocation) implements ReserveOutcome {
     }
 
     /** The node has no registered inventory. */

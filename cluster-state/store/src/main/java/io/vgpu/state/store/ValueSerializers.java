@@ -53,8 +53,9 @@ final class ValueSerializers {
                         r -> new ReserveOutcome.Reserved(r.readInt64("deadlineMillis"))),
                 RecordSerializer.marker(ReserveOutcome.Refused.class, "vgpu.ReserveOutcome.Refused",
                         new ReserveOutcome.Refused()),
-                RecordSerializer.marker(ReserveOutcome.AlreadyBound.class, "vgpu.ReserveOutcome.AlreadyBound",
-                        new ReserveOutcome.AlreadyBound()),
+                RecordSerializer.of(ReserveOutcome.AlreadyBound.class, "vgpu.ReserveOutcome.AlreadyBound",
+                        (w, v) -> w.writeCompact("allocation", v.allocation()),
+                        r -> new ReserveOutcome.AlreadyBound(r.readCompact("allocation"))),
                 RecordSerializer.marker(ReserveOutcome.UnknownNode.class, "vgpu.ReserveOutcome.UnknownNode",
                         new ReserveOutcome.UnknownNode()),
 

@@ -151,8 +151,9 @@ class HazelcastClusterStateTest {
         join(replica(0).reserve("forward", pod("a"), slice("g0", 1000), 0, 10));
         join(replica(1).confirm("forward", pod("a"), null, 5));
 
-        assertThat(join(replica(2).reserve("forward", pod("a"), slice("g0", 1000), 6, 100)))
-                .isEqualTo(new ReserveOutcome.AlreadyBound());
+        // another allocation asked for: the answer names the devices the binding holds
+        assertThat(join(replica(2).reserve("forward", pod("a"), slice("g0", 2000), 6, 100)))
+                .isEqualTo(new ReserveOutcome.AlreadyBound(slice("g0", 1000)));
         assertThat(join(replica(2).observeBound("forward", pod("a"), slice("g0", 1000)))).isFalse();
         replicas.forEach(r -> join(r.sweepExpired(Long.MAX_VALUE - 1)));
         assertThat(stored("forward").charge("a")).isInstanceOf(PodCharge.Bound.class);

@@ -104,7 +104,7 @@ class StoreSerializationTest {
                 inventory, state, NodeState.absent("n2"), initAndApps(), holder, limits,
                 new QuotaState("ns", limits, Map.of("a", new QuotaCharge(1, 2, 3),
                         "b", new QuotaCharge(4, 5, QuotaCharge.NO_DEADLINE))),
-                new ReserveOutcome.Reserved(7), new ReserveOutcome.Refused(), new ReserveOutcome.AlreadyBound(),
+                new ReserveOutcome.Reserved(7), new ReserveOutcome.Refused(), new ReserveOutcome.AlreadyBound(initAndApps()),
                 new ReserveOutcome.UnknownNode(),
                 new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RE_RESERVED), new ConfirmOutcome.Refused(),
                 new ConfirmOutcome.Missing(), new ConfirmOutcome.UnknownNode(),

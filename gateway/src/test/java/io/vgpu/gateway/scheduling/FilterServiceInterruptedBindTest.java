@@ -1,0 +1,126 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vgpu.gateway.core.Container;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.filter.FilterConfig;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.gateway.core.port.WriteOutcome;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.extender.ExtenderArgs;
+import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.model.ConfirmOutcome;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.ReserveOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A pod whose bind confirmed its reservation and was then interrupted (its replica died before the Binding) is
+ * filtered again: the binding keeps the devices it was admitted with, and the pod is annotated with those even when
+ * the new decision prefers another card. Annotating the new choice would let ingest move the charge there without
+ * the capacity rule (found by the chaos soak as an over-committed card after a kill).
+ */
+class FilterServiceInterruptedBindTest {
+
+    private final AtomicReference<Map<String, String>> written = new AtomicReference<>();
+
+    private final PodWriter recording = new PodWriter() {
+        @Override
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+                                                                    Map<String, String> labels) {
+            written.set(annotations);
+            return CompletableFuture.completedFuture(new WriteOutcome.Written());
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Written());
+        }
+
+        @Override
+        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+        }
+
+        @Override
+        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+    };
+
+    private static PodSpec pod(String name, int mem) {
+        return new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(), List.of(),
+                List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", Integer.toString(mem)),
+                        Map.of(), false, List.of())));
+    }
+
+    private static GpuDevice card(String uuid, int index) {
+        return new GpuDevice(uuid, index, 10, 24_000, 100, "NVIDIA A10", 0, "hami-core", List.of(), true);
+    }
+
+    private ExtenderFilterResult filter(FilterService service, PodSpec pod) throws Exception {
+        return service.filter(new ExtenderArgs(pod, List.of("node1"), null)).toCompletionStage()
+                .toCompletableFuture().get();
+    }
+
+    @Test
+    void theRefilteredPodIsAnnotatedWithTheDevicesItsBindingHoldsNotWithTheNewChoice() throws Exception {
+        InMemoryClusterState state = new InMemoryClusterState();
+        state.registerNode(new NodeInventory("node1", List.of(card("GPU-a", 0), card("GPU-b", 1)), Map.of(),
+                Map.of()));
+        FilterService service = new FilterService(new FilterDecider(FilterConfig.defaults()), state,
+                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), recording, EventSink.NONE,
+                SchedulingConfig.DEFAULTS, Clock.systemUTC());
+        PodSpec a = pod("a", 4000);
+        assertThat(filter(service, a).nodeNames()).containsExactly("node1");
+        String held = usedCard(state);
+        String other = held.equals("GPU-a") ? "GPU-b" : "GPU-a";
+        // the bind confirmed the reservation, then its replica died before the Binding
+        assertThat(state.confirm("node1", new PodRef("uid-a", "team", "a"), null, System.currentTimeMillis())
+                .toCompletableFuture().get()).isInstanceOf(ConfirmOutcome.Confirmed.class);
+        // meanwhile the card it holds filled up: a fresh decision for the pod would choose the other card
+        PodAllocation filler = new PodAllocation(List.of(List.of(new ContainerDevice(0, held, "NVIDIA A10", 18_000,
+                0))), 0);
+        assertThat(state.reserve("node1", new PodRef("uid-f", "team", "f"), filler, System.currentTimeMillis(),
+                System.currentTimeMillis() + 60_000).toCompletableFuture().get()).isInstanceOf(ReserveOutcome.Reserved.class);
+
+        ExtenderFilterResult again = filter(service, a);
+
+        assertThat(again.nodeNames()).containsExactly("node1");
+        assertThat(written.get().get(HamiAnnotations.DEVICES_ALLOCATED)).startsWith(held + ",NVIDIA,4000,")
+                .doesNotContain(other);
+        assertThat(memoryOn(state, held)).isEqualTo(22_000);
+        assertThat(memoryOn(state, other)).as("nothing charged on the card the new decision preferred").isZero();
+    }
+
+    private static String usedCard(InMemoryClusterState state) {
+        return state.node("node1").devices().stream().filter(d -> d.usedmem() > 0).findFirst()
+                .map(DeviceUsage::id).orElseThrow();
+    }
+
+    private static int memoryOn(InMemoryClusterState state, String uuid) {
+        return state.node("node1").devices().stream().filter(d -> d.id().equals(uuid)).findFirst()
+                .map(DeviceUsage::usedmem).orElseThrow();
+    }
+}
