@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.port.QuotaObservation;
 
 import java.util.LinkedHashMap;
@@ -52,8 +53,9 @@ final class KubeObjects {
                 spec == null ? null : spec.getRuntimeClassName(),
                 filtered(meta.getAnnotations(), true), meta.getLabels(), init, app);
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return new ObservedPod(trimmed, phase, meta.getDeletionTimestamp() != null,
-                initContainersDoneOk(pod, init.size()), meta.getResourceVersion());
+        // pooled: one replica caches every GPU pod of the cluster (issue 6: 200,000 pods in 512 MiB)
+        return ObservedPods.canonical(new ObservedPod(trimmed, phase, meta.getDeletionTimestamp() != null,
+                initContainersDoneOk(pod, init.size()), meta.getResourceVersion()));
     }
 
     static NodeObservation node(Node node, String gpuResource) {

@@ -54,7 +54,9 @@ import java.util.function.Predicate;
  *       (filter annotations alone never charge); a finished pod releases its charge;</li>
  *   <li>pod delete: release its charge.</li>
  * </ul>
- * Never blocks: every change is submitted and its outcome only logged.
+ * Never blocks: every change is submitted and its outcome only logged. Pod changes pass an {@link IngestWindow}
+ * (at most {@value #DEFAULT_IN_FLIGHT} in flight, the rest queued in event order): a re-list of every pod does not
+ * put every pod's entry processor in flight at once.
  *
  * <p>{@link #resync} re-applies the informer cache to keys this replica has just become the owner of
  * (migration, promotion after a member died, partition loss), since events for them may have been dropped
@@ -78,10 +80,17 @@ public final class StateIngest implements ClusterEvents, LockReleases {
      */
     static final long LOCK_GRACE_MILLIS = 5_000;
     private static final long RESYNC_WAIT_MILLIS = 250;
+    /**
+     * Pod changes in flight at once (issue 6): enough to keep every partition thread busy, few enough that a
+     * re-list of 200,000 pods queues closures, not 200,000 entry-processor invocations.
+     */
+    static final int DEFAULT_IN_FLIGHT = 512;
 
     private final ClusterState state;
     private final NodeHealth health;
     private final Clock clock;
+    /** Pod charges and releases go through it, in event order. */
+    private final IngestWindow window;
     /** Last lock annotation seen per node, every node (informer events arrive one at a time). */
     private final Map<String, String> lastLock = new ConcurrentHashMap<>();
     /** Per node, the last lock annotation seen to go away, every node. */
@@ -93,9 +102,15 @@ public final class StateIngest implements ClusterEvents, LockReleases {
      * @param clock  the time source (lock grace)
      */
     public StateIngest(ClusterState state, NodeHealth health, Clock clock) {
+        this(state, health, clock, DEFAULT_IN_FLIGHT);
+    }
+
+    /** As above, with at most {@code inFlight} pod changes submitted to the store at once (at least 1). */
+    StateIngest(ClusterState state, NodeHealth health, Clock clock, int inFlight) {
         this.state = state;
         this.health = health;
         this.clock = clock;
+        this.window = new IngestWindow(inFlight);
     }
 
     @Override
@@ -253,7 +268,8 @@ public final class StateIngest implements ClusterEvents, LockReleases {
     public void podDeleted(ObservedPod lastKnown) {
         String node = chargedNode(lastKnown.spec());
         if (node != null && state.ownsNode(node)) {
-            logFailure("release " + lastKnown.key(), state.release(node, lastKnown.spec().uid()));
+            String uid = lastKnown.spec().uid();
+            logFailure("release " + lastKnown.key(), window.submit(() -> state.release(node, uid)));
         }
     }
 
@@ -264,14 +280,15 @@ public final class StateIngest implements ClusterEvents, LockReleases {
             return CompletableFuture.completedFuture(null);
         }
         if (pod.finished()) {
-            return logFailure("release " + pod.key(), state.release(node, spec.uid()));
+            return logFailure("release " + pod.key(), window.submit(() -> state.release(node, spec.uid())));
         }
         // bindPhase() is null when the annotation is absent (a pod the filter has just annotated)
         boolean bound = !pod.boundNode().isEmpty() || (pod.bindPhase() != null && !pod.bindPhase().isEmpty());
         PodAllocation allocation = allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
-            return logFailure("observe bound " + pod.key(), state.observeBound(node,
-                    new PodRef(spec.uid(), spec.namespace(), spec.name()), allocation));
+            PodRef ref = new PodRef(spec.uid(), spec.namespace(), spec.name());
+            return logFailure("observe bound " + pod.key(), window.submit(() -> state.observeBound(node, ref,
+                    allocation)));
         }
         return CompletableFuture.completedFuture(null);
     }

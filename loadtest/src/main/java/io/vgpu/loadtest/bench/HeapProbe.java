@@ -10,6 +10,7 @@ import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
@@ -83,7 +84,8 @@ public final class HeapProbe {
 
         List<ObservedPod> placed = new java.util.ArrayList<>(podCount);
         for (int i = 0; i < podCount; i++) {
-            ObservedPod pod = placedPod(i, nodes, state);
+            // trimmed as the informers trim it (KubeObjects.pod ends with ObservedPods.canonical)
+            ObservedPod pod = ObservedPods.canonical(placedPod(i, nodes, state));
             podCache.put(pod.spec().namespace() + "/" + pod.spec().name(), pod);
             placed.add(pod);
         }

@@ -10,6 +10,7 @@ import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.model.StringPool;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +22,9 @@ import java.util.Map;
  * The Compact layout of {@link NodeState} and {@link NodeInventory}: flat columns instead of nested objects (no
  * per-object header), and every repeated string (GPU UUIDs in pair scores and allocations, model names, modes,
  * namespaces, vendor words) written once in a {@link StringTable}. A node value is replicated to its backups and
- * sent to every replica's listener on each change, so its size is the store's main cost.
+ * sent to every replica's listener on each change, so its size is the store's main cost. Read back, the table's
+ * strings and the node name are the {@link StringPool}'s instances: every deserialised copy of a node (the
+ * listener-fed snapshot, processors from other members) shares them with the others.
  *
  * <p>Columns: devices ({@code device*}, their MIG profiles {@code mig*} and placements {@code placement*}),
  * Fit's annotations, pair scores ({@code pair*}), and for a node value the charges ({@code charge*}, one row per
@@ -39,9 +42,9 @@ final class NodeStateCodec {
     }
 
     static NodeInventory readInventory(CompactReader r) {
-        StringTable.Reader table = new StringTable.Reader(r.readArrayOfString("deviceIds"),
+        StringTable.Reader table = StringTable.Reader.pooled(r.readArrayOfString("deviceIds"),
                 r.readArrayOfString("strings"));
-        return new NodeInventory(r.readString("name"), readDevices(r, table), readAnnotations(r),
+        return new NodeInventory(StringPool.canonical(r.readString("name")), readDevices(r, table), readAnnotations(r),
                 readPairScores(r, table));
     }
 
@@ -55,9 +58,9 @@ final class NodeStateCodec {
     }
 
     static NodeState readNode(CompactReader r) {
-        StringTable.Reader table = new StringTable.Reader(r.readArrayOfString("deviceIds"),
+        StringTable.Reader table = StringTable.Reader.pooled(r.readArrayOfString("deviceIds"),
                 r.readArrayOfString("strings"));
-        return new NodeState(r.readString("name"), r.readBoolean("registered"), readDevices(r, table),
+        return new NodeState(StringPool.canonical(r.readString("name")), r.readBoolean("registered"), readDevices(r, table),
                 readAnnotations(r), readPairScores(r, table), readCharges(r, table), r.readCompact("lock"));
     }
 

@@ -1,5 +1,7 @@
 package io.vgpu.state.store;
 
+import io.vgpu.state.model.StringPool;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +49,17 @@ final class StringTable {
      * @param extra the extra strings written after the columns
      */
     record Reader(String[] seed, String[] extra) {
+
+        /** A reader over the {@link StringPool}'s instances of {@code seed} and {@code extra} (pooled in place). */
+        static Reader pooled(String[] seed, String[] extra) {
+            for (int i = 0; i < seed.length; i++) {
+                seed[i] = StringPool.canonical(seed[i]);
+            }
+            for (int i = 0; i < extra.length; i++) {
+                extra[i] = StringPool.canonical(extra[i]);
+            }
+            return new Reader(seed, extra);
+        }
 
         String get(int ref) {
             return ref < seed.length ? seed[ref] : extra[ref - seed.length];

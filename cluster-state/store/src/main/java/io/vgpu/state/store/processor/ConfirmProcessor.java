@@ -5,6 +5,7 @@ import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.StringPool;
 
 import java.util.Map;
 
@@ -17,6 +18,12 @@ import java.util.Map;
  */
 public record ConfirmProcessor(PodRef pod, PodAllocation fallback, long nowMillis)
         implements EntryProcessor<String, NodeState, ConfirmOutcome> {
+
+    /** Pools the namespace and the fallback's UUIDs and vendor words (equal values; issue 6's heap). */
+    public ConfirmProcessor {
+        pod = StringPool.canonical(pod);
+        fallback = StringPool.canonical(fallback);
+    }
 
     @Override
     public ConfirmOutcome process(Map.Entry<String, NodeState> entry) {

@@ -4,6 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.StringPool;
 
 import java.util.Map;
 
@@ -16,6 +17,12 @@ import java.util.Map;
  */
 public record ObserveBoundProcessor(PodRef pod, PodAllocation allocation)
         implements EntryProcessor<String, NodeState, Boolean> {
+
+    /** Pools the namespace and the allocation's UUIDs and vendor words (equal values; issue 6's heap). */
+    public ObserveBoundProcessor {
+        pod = StringPool.canonical(pod);
+        allocation = StringPool.canonical(allocation);
+    }
 
     @Override
     public Boolean process(Map.Entry<String, NodeState> entry) {

@@ -5,6 +5,7 @@ import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.ReserveOutcome;
+import io.vgpu.state.model.StringPool;
 
 import java.util.Map;
 
@@ -19,6 +20,12 @@ import java.util.Map;
  */
 public record ReserveSlicesProcessor(PodRef pod, PodAllocation allocation, long nowMillis, long deadlineMillis)
         implements EntryProcessor<String, NodeState, ReserveOutcome> {
+
+    /** Pools the namespace and the allocation's UUIDs and vendor words (equal values; issue 6's heap). */
+    public ReserveSlicesProcessor {
+        pod = StringPool.canonical(pod);
+        allocation = StringPool.canonical(allocation);
+    }
 
     @Override
     public ReserveOutcome process(Map.Entry<String, NodeState> entry) {
