@@ -7,7 +7,6 @@ import io.vgpu.gateway.core.quota.QuotaGate;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.score.NodeDevices;
-import io.vgpu.gateway.core.score.NodeScore;
 import io.vgpu.gateway.core.score.NodeScorer;
 import io.vgpu.gateway.core.score.NodeVerdict;
 import io.vgpu.gateway.core.score.PodDemand;
@@ -168,16 +167,9 @@ public final class FilterDecider {
             return new FilterDecision.NoFit(failed);
         }
         // HAMi sorts with the node comparator and answers the LAST element; best-first is the reverse.
-        // List.sort is stable, so among equal scores the later node in the request wins, as in HAMi's
+        // The sort is stable, so among equal scores the later node in the request wins, as in HAMi's
         // (otherwise arbitrary) order.
-        // NodeScore.less as a comparator, with the policy resolved once instead of per comparison
-        boolean higherFirst = NodeScore.less(nodePolicy, 1f, 0f);
-        fits.sort(higherFirst ? (a, b) -> a.score() > b.score() ? -1 : b.score() > a.score() ? 1 : 0
-                : (a, b) -> a.score() < b.score() ? -1 : b.score() < a.score() ? 1 : 0);
-        List<Candidate> bestFirst = new ArrayList<>(fits.size());
-        for (int i = fits.size() - 1; i >= 0; i--) {
-            bestFirst.add(fits.get(i));
-        }
+        List<Candidate> bestFirst = Ranking.bestFirst(fits, nodePolicy);
         return new FilterDecision.Fits(bestFirst, failed);
     }
 
