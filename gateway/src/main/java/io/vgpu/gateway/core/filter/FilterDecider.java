@@ -7,7 +7,6 @@ import io.vgpu.gateway.core.quota.QuotaGate;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.score.NodeDevices;
-import io.vgpu.gateway.core.score.NodeScore;
 import io.vgpu.gateway.core.score.NodeScorer;
 import io.vgpu.gateway.core.score.NodeVerdict;
 import io.vgpu.gateway.core.score.PodDemand;
@@ -33,7 +32,11 @@ import java.util.function.Function;
  * allocation each would get. Reserving the winner and patching the pod are the caller's steps.
  *
  * <p>Contract: the snapshots handed in must NOT contain the pod's own earlier reservation (HAMi drops
- * it first, §9.2 step 2; the caller's state does the same). Thread-safe; no I/O, no clock.
+ * it first, §9.2 step 2; the caller's state does the same), and must be immutable: a changed node must come as a
+ * new {@link NodeView} object. Each node's outcome is kept per pod shape ({@link VerdictCache}) and reused while
+ * the node's view is the same object; pods whose namespace enforces a quota are always scored afresh (their
+ * verdicts depend on the namespace's usage too), and so are simulation-mode calls (their views are new per call).
+ * Thread-safe; no I/O, no clock.
  */
 public final class FilterDecider {
 
@@ -45,11 +48,22 @@ public final class FilterDecider {
 
     private final FilterConfig config;
     private final RequestDeriver deriver;
+    /** Null: every node is scored on every call. */
+    private final VerdictCache verdicts;
 
     /** @param config resource names, defaults and default policies */
     public FilterDecider(FilterConfig config) {
+        this(config, new VerdictCache(VerdictCache.DEFAULT_SHAPES, VerdictCache.DEFAULT_NODES_PER_SHAPE));
+    }
+
+    /**
+     * @param config   resource names, defaults and default policies
+     * @param verdicts where node outcomes are kept between calls; null scores every node on every call
+     */
+    FilterDecider(FilterConfig config, VerdictCache verdicts) {
         this.config = config;
         this.deriver = new RequestDeriver(config.nvidia());
+        this.verdicts = verdicts;
     }
 
     /** The configuration this decider applies. */
@@ -68,6 +82,11 @@ public final class FilterDecider {
      */
     public FilterDecision decide(PodSpec pod, List<String> nodeNames, Function<String, NodeView> nodes,
                                  QuotaGate quota) {
+        return decide(pod, nodeNames, nodes, quota, true);
+    }
+
+    private FilterDecision decide(PodSpec pod, List<String> nodeNames, Function<String, NodeView> nodes,
+                                  QuotaGate quota, boolean reuse) {
         PodRequests requests = deriver.podRequests(pod);
         if (!requests.hasAny()) {
             return new FilterDecision.PassThrough();
@@ -78,10 +97,13 @@ public final class FilterDecider {
         }
         // a namespace without limits: no quota check per candidate device (the same answers, without the work)
         QuotaGate gate = quota != null && !quota.enforces(pod.namespace()) ? QuotaGate.NONE : quota;
-        NodeScorer scorer = new NodeScorer(PodDemand.of(nvidiaRequests(requests), requests.initCount(),
-                pod.annotations(), pod.namespace(), config.gpuPolicy(), weights.weights(), gate));
-        return rank(scorer, nodeNames == null ? List.of() : nodeNames, nodes, requests.initCount(),
-                nodePolicy(pod));
+        PodDemand demand = PodDemand.of(nvidiaRequests(requests), requests.initCount(), pod.annotations(),
+                pod.namespace(), config.gpuPolicy(), weights.weights(), gate);
+        // with a quota gate the verdict depends on the namespace's usage as well: never reused
+        VerdictCache.Verdicts kept = reuse && verdicts != null && demand.quota() == QuotaGate.NONE
+                ? verdicts.forShape(DemandShape.of(demand)) : null;
+        return rank(new NodeScorer(demand), kept, nodeNames == null ? List.of() : nodeNames, nodes,
+                requests.initCount(), nodePolicy(pod));
     }
 
     /**
@@ -94,7 +116,8 @@ public final class FilterDecider {
     public FilterDecision decideSimulation(PodSpec pod, Map<String, Map<String, String>> nodeAnnotations) {
         Map<String, NodeView> views = new LinkedHashMap<>();
         nodeAnnotations.forEach((name, annotations) -> views.put(name, idleView(name, annotations)));
-        return decide(pod, List.copyOf(nodeAnnotations.keySet()), views::get, QuotaGate.NONE);
+        // the views are built for this call alone: keeping their outcomes could never pay off
+        return decide(pod, List.copyOf(nodeAnnotations.keySet()), views::get, QuotaGate.NONE, false);
     }
 
     /** A node view built from a node's annotations alone (no usage); null when nothing is registered. */
@@ -113,8 +136,8 @@ public final class FilterDecider {
         return new NodeView(name, usage, fitAnnotations, reg.value().pairScores());
     }
 
-    private FilterDecision rank(NodeScorer scorer, List<String> nodeNames, Function<String, NodeView> nodes,
-                                int initCount, String nodePolicy) {
+    private FilterDecision rank(NodeScorer scorer, VerdictCache.Verdicts kept, List<String> nodeNames,
+                                Function<String, NodeView> nodes, int initCount, String nodePolicy) {
         Map<String, String> failed = new LinkedHashMap<>();
         List<Candidate> fits = new ArrayList<>();
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
@@ -125,28 +148,37 @@ public final class FilterDecider {
                 failed.put(name, NODE_UNREGISTERED);
                 continue;
             }
-            NodeVerdict verdict = scorer.score(new NodeDevices(name, view.devices(),
-                    pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations()));
-            if (verdict instanceof NodeVerdict.Fits f) {
-                fits.add(new Candidate(name, f.score(), new PodAllocation(f.allocation(), initCount),
-                        f.migAssignments()));
-            } else if (verdict instanceof NodeVerdict.Unschedulable u) {
-                failed.put(name, u.reason());
+            VerdictCache.Outcome outcome = kept == null ? null : kept.get(name, view);
+            if (outcome == null) {
+                outcome = outcome(scorer.score(new NodeDevices(name, view.devices(),
+                        pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
+                        name, view, initCount);
+                if (kept != null) {
+                    kept.put(name, outcome);
+                }
+            }
+            if (outcome.fit() != null) {
+                fits.add(outcome.fit());
+            } else {
+                failed.put(name, outcome.reason());
             }
         }
         if (fits.isEmpty()) {
             return new FilterDecision.NoFit(failed);
         }
         // HAMi sorts with the node comparator and answers the LAST element; best-first is the reverse.
-        // List.sort is stable, so among equal scores the later node in the request wins, as in HAMi's
+        // The sort is stable, so among equal scores the later node in the request wins, as in HAMi's
         // (otherwise arbitrary) order.
-        fits.sort((a, b) -> NodeScore.less(nodePolicy, a.score(), b.score()) ? -1
-                : NodeScore.less(nodePolicy, b.score(), a.score()) ? 1 : 0);
-        List<Candidate> bestFirst = new ArrayList<>(fits.size());
-        for (int i = fits.size() - 1; i >= 0; i--) {
-            bestFirst.add(fits.get(i));
-        }
+        List<Candidate> bestFirst = Ranking.bestFirst(fits, nodePolicy);
         return new FilterDecision.Fits(bestFirst, failed);
+    }
+
+    private static VerdictCache.Outcome outcome(NodeVerdict verdict, String name, NodeView view, int initCount) {
+        if (verdict instanceof NodeVerdict.Fits f) {
+            return new VerdictCache.Outcome(view, new Candidate(name, f.score(),
+                    new PodAllocation(f.allocation(), initCount), f.migAssignments()), null);
+        }
+        return new VerdictCache.Outcome(view, null, ((NodeVerdict.Unschedulable) verdict).reason());
     }
 
     private String nodePolicy(PodSpec pod) {

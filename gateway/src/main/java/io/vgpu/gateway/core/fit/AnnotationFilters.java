@@ -5,6 +5,7 @@ import io.vgpu.state.codec.HamiAnnotations;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -106,6 +107,26 @@ public final class AnnotationFilters {
             }
         }
         return Set.copyOf(out);
+    }
+
+    /**
+     * Value equality over the parsed selectors: two pods whose filters are equal get the same answer from every
+     * method of this class for every device (the verdict cache keys demand shapes on it).
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AnnotationFilters f && numaBind == f.numaBind && Objects.equals(vgpuMode, f.vgpuMode)
+                && Arrays.equals(useTypes, f.useTypes) && Arrays.equals(noUseTypes, f.noUseTypes)
+                && Arrays.equals(useUuids, f.useUuids) && Arrays.equals(noUseUuids, f.noUseUuids);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = Objects.hash(vgpuMode, numaBind);
+        h = 31 * h + Arrays.hashCode(useTypes);
+        h = 31 * h + Arrays.hashCode(noUseTypes);
+        h = 31 * h + Arrays.hashCode(useUuids);
+        return 31 * h + Arrays.hashCode(noUseUuids);
     }
 
     private static String[] typeItems(String value) {

@@ -1,0 +1,63 @@
+package io.vgpu.gateway.core.filter;
+
+import io.vgpu.state.model.PodAllocation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The primitive-key ranking orders exactly as HAMi's comparator sorted stably. */
+class RankingTest {
+
+    private static final float[] AWKWARD = {0.0f, -0.0f, 1.5f, -1.5f, 29.999998f, 30f, Float.MIN_VALUE,
+            -Float.MIN_VALUE, Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+
+    @ParameterizedTest(name = "node policy \"{0}\"")
+    @ValueSource(strings = {"binpack", "spread", "", "Spread", "other"})
+    void ranksAsTheStableComparatorSort(String policy) {
+        Random rnd = new Random(policy.hashCode());
+        for (int round = 0; round < 2_000; round++) {
+            int n = rnd.nextInt(60);
+            List<Candidate> fits = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                float score = switch (rnd.nextInt(3)) {
+                    case 0 -> AWKWARD[rnd.nextInt(AWKWARD.length)];
+                    case 1 -> rnd.nextInt(6) / 2f; // many ties
+                    default -> rnd.nextFloat() * 30f;
+                };
+                fits.add(candidate("n" + i, score));
+            }
+            assertSameOrder(Ranking.bestFirst(fits, policy), Ranking.byComparator(fits, policy));
+        }
+    }
+
+    @Test
+    void tiesGoToTheLaterNodeAndSignedZerosTie() {
+        List<Candidate> fits = List.of(candidate("a", 0.0f), candidate("b", -0.0f), candidate("c", 1f),
+                candidate("d", 1f));
+        assertThat(Ranking.bestFirst(fits, "binpack")).extracting(Candidate::node).containsExactly("d", "c", "b", "a");
+        assertThat(Ranking.bestFirst(fits, "spread")).extracting(Candidate::node).containsExactly("b", "a", "d", "c");
+    }
+
+    @Test
+    void aNaNScoreFallsBackToTheComparator() {
+        List<Candidate> fits = List.of(candidate("a", 2f), candidate("b", Float.NaN), candidate("c", 1f));
+        assertSameOrder(Ranking.bestFirst(fits, "binpack"), Ranking.byComparator(fits, "binpack"));
+    }
+
+    private static void assertSameOrder(List<Candidate> actual, List<Candidate> expected) {
+        assertThat(actual).hasSameSizeAs(expected);
+        for (int i = 0; i < actual.size(); i++) {
+            assertThat(actual.get(i)).as("position %d", i).isSameAs(expected.get(i));
+        }
+    }
+
+    private static Candidate candidate(String node, float score) {
+        return new Candidate(node, score, new PodAllocation(List.of(List.of()), 0), List.of());
+    }
+}
