@@ -73,9 +73,10 @@ final class BenchReplica implements AutoCloseable {
      * @param sink       the Kubernetes stand-in; the replica subscribes to its events
      * @param nodePolicy the default node policy
      * @param gpuPolicy  the default GPU policy
+     * @param reservationTtl how long a filter's reservation lives unless a bind confirms it
      */
-    static BenchReplica start(int index, StoreConfig store, FastApiSink sink, String nodePolicy, String gpuPolicy)
-            throws Exception {
+    static BenchReplica start(int index, StoreConfig store, FastApiSink sink, String nodePolicy, String gpuPolicy,
+                              Duration reservationTtl) throws Exception {
         Map<String, String> env = Map.of("VGPU_PLAIN_HTTP", "true", "VGPU_BIND_ADDRESS", "127.0.0.1",
                 "VGPU_HTTP_PORT", "0", "VGPU_METRICS_PORT", "0", "VGPU_NODE_SCHEDULER_POLICY", nodePolicy,
                 "VGPU_GPU_SCHEDULER_POLICY", gpuPolicy, "VGPU_SHUTDOWN_TIMEOUT", "1s", "POD_NAME", "bench-" + index);
@@ -95,7 +96,9 @@ final class BenchReplica implements AutoCloseable {
             Clock clock = Clock.systemUTC();
             sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
                     new StateIngest(state, NodeHealth.ALWAYS, clock))));
-            SchedulingConfig scheduling = SchedulingConfig.DEFAULTS;
+            SchedulingConfig d = SchedulingConfig.DEFAULTS;
+            SchedulingConfig scheduling = new SchedulingConfig(reservationTtl, d.reserveAttempts(), d.nodeLockTimeout(),
+                    d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());
             EventSink events = EventSink.NONE;
             FilterService filter = new FilterService(new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
                     config.gpuSchedulerPolicy())), state, quotas, sink, events, scheduling, clock);

@@ -2,6 +2,7 @@ package io.vgpu.loadtest.bench;
 
 import io.vertx.core.Future;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.simulate.SyntheticNode;
 
 import java.time.Duration;
@@ -26,6 +27,15 @@ final class Deployment implements AutoCloseable {
 
     static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy)
             throws Exception {
+        return start(nodes, replicaCount, allocateDelay, nodePolicy, SchedulingConfig.DEFAULTS.reservationTtl());
+    }
+
+    /**
+     * As above, with reservations that live {@code reservationTtl}: the filter-only rows never bind, and with the
+     * default TTL their reservations would fill the cluster within the run (every later filter a "no fit").
+     */
+    static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy,
+                            Duration reservationTtl) throws Exception {
         FastApiSink sink = new FastApiSink(allocateDelay);
         List<BenchReplica> started = new ArrayList<>();
         try {
@@ -40,7 +50,7 @@ final class Deployment implements AutoCloseable {
             List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
             for (int i = 0; i < replicaCount; i++) {
                 started.add(BenchReplica.start(i, Benchmark.store(cluster, ports.get(i), members), sink, nodePolicy,
-                        "spread"));
+                        "spread", reservationTtl));
             }
             for (BenchReplica r : started) {
                 r.awaitNodes(nodes.size(), READY_TIMEOUT);
