@@ -21,6 +21,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.junit5.VertxExtension;
@@ -97,9 +98,19 @@ class MonitorVerticleTest {
     @Test
     void undeployStopsTheServer(Vertx vertx, VertxTestContext ctx) {
         int port = verticle.actualPort();
+        HttpClient fresh = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false));
         vertx.undeploy(vertx.deploymentIDs().iterator().next())
-                .compose(v -> client.request(HttpMethod.GET, port, "127.0.0.1", "/metrics"))
-                .onComplete(ctx.failing(e -> ctx.completeNow()));
+                .compose(v -> fresh.request(HttpMethod.GET, port, "127.0.0.1", "/metrics"))
+                .compose(req -> req.send())
+                .compose(resp -> resp.body())
+                .onComplete(ar -> ctx.verify(() -> {
+                    // refused, as a rule; the freed port may also have been taken by another process on the machine
+                    // meanwhile (parallel builds), which then must not be our monitor
+                    if (ar.succeeded()) {
+                        assertThat(ar.result().toString()).doesNotContain("hami_build_info");
+                    }
+                    ctx.completeNow();
+                }));
     }
 
     private static int switchOf(Path file) {
