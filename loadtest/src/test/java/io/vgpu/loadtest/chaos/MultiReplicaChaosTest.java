@@ -35,7 +35,10 @@ class MultiReplicaChaosTest {
         assertThat(report.violations()).as("invariant violations (logs in %s)", workDir).isEmpty();
         assertThat(report.kills()).as("kills survived (the third of every replica)").hasSize(3);
         assertThat(report.podsFinished()).as("pods placed, run and deleted").isEqualTo(1_500);
-        assertThat(report.decisions()).isEqualTo(1_500);
+        // every pod placed exactly once: by a bind that answered, or by one whose answer was lost with its replica
+        // (the driver then finds the pod bound before it would filter it again)
+        assertThat(report.decisions() + report.boundDespiteError()).as("decisions + binds found bound after a lost "
+                + "answer").isEqualTo(1_500);
         assertThat(report.conflictsRetried()).as("reservations refused by the entry processors").isPositive();
     }
 
