@@ -25,7 +25,6 @@ import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.LockOutcome.Contended;
 import io.vgpu.state.model.LockOutcome.UnknownNode;
-import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.Vendor;
@@ -223,15 +222,21 @@ public final class BindService {
                     if (outcome instanceof ConfirmOutcome.Confirmed confirmed) {
                         return Future.succeededFuture(confirmed.via());
                     }
-                    String why = outcome instanceof ConfirmOutcome.UnknownNode ? "node is not registered"
-                            : outcome instanceof ConfirmOutcome.Missing ? "no reservation (filter first)"
-                            : "its reservation expired and the devices are taken";
-                    String reason = outcome instanceof ConfirmOutcome.UnknownNode ? DecisionFailure.BIND_NODE_UNREGISTERED
-                            : outcome instanceof ConfirmOutcome.Missing ? DecisionFailure.BIND_NO_RESERVATION
-                            : DecisionFailure.BIND_EXPIRED;
-                    return Future.failedFuture(new DecisionFailure(reason, "cannot bind " + args.podNamespace() + "/"
-                            + args.podName() + " to " + args.node() + ": " + why));
+                    return Future.failedFuture(confirmRefused(args, outcome));
                 });
+    }
+
+    /** Why the shared state would not confirm the pod, with HAMi-style text and the failure-reason label. */
+    private static DecisionFailure confirmRefused(ExtenderBindingArgs args, ConfirmOutcome outcome) {
+        String cannot = "cannot bind " + args.podNamespace() + "/" + args.podName() + " to " + args.node() + ": ";
+        if (outcome instanceof ConfirmOutcome.UnknownNode) {
+            return new DecisionFailure(DecisionFailure.BIND_NODE_UNREGISTERED, cannot + "node is not registered");
+        }
+        if (outcome instanceof ConfirmOutcome.Missing) {
+            return new DecisionFailure(DecisionFailure.BIND_NO_RESERVATION, cannot + "no reservation (filter first)");
+        }
+        return new DecisionFailure(DecisionFailure.BIND_EXPIRED,
+                cannot + "its reservation expired and the devices are taken");
     }
 
     /**
@@ -283,7 +288,8 @@ public final class BindService {
                         return Future.succeededFuture();
                     }
                     boolean registered = !(outcome instanceof UnknownNode);
-                    if (outcome instanceof Contended c && (abandoned(args.node(), c.holder())
+                    if (outcome instanceof Contended c
+                            && (StateIngest.unannotatedPastGrace(cache, args.node(), c.holder(), clock.millis())
                             || releases.sawReleased(args.node(), c.holder()))) {
                         // its binder died between the shared lock and the annotation (nobody will release it), or
                         // its annotation is gone already and the key's owner has not seen it yet
@@ -298,12 +304,6 @@ public final class BindService {
                             : new DecisionFailure(DecisionFailure.BIND_NODE_UNREGISTERED, "node " + args.node()
                                     + " is not registered"));
                 });
-    }
-
-    /** A shared-state lock whose annotation never appeared on the node within the grace period. */
-    private boolean abandoned(String node, NodeLockHolder holder) {
-        return cache.node(node).map(n -> n.lock() == null).orElse(false)
-                && clock.millis() - holder.sinceMillis() > StateIngest.LOCK_GRACE_MILLIS;
     }
 
     /** HAMi's {@code hami.io/mutex.lock}, which the device plugin reads to find the pod it allocates. */

@@ -377,15 +377,21 @@ public final class StateIngest implements ClusterEvents, LockReleases {
             String node = view.name();
             NodeState current = state.nodeState(node);
             NodeLockHolder holder = current == null ? null : current.lock();
-            if (holder == null || now - holder.sinceMillis() <= LOCK_GRACE_MILLIS || !owned.test(node)) {
-                continue;
-            }
-            if (cache.node(node).map(n -> n.lock() == null).orElse(false)) {
+            if (holder != null && owned.test(node) && unannotatedPastGrace(cache, node, holder, now)) {
                 LOG.info("node {}: shared lock of {}/{} has no annotation after {} ms, released", node,
                         holder.namespace(), holder.name(), now - holder.sinceMillis());
                 logFailure("unlock node " + node, state.unlockNode(node, holder.namespace(), holder.name()));
             }
         }
+    }
+
+    /**
+     * A shared lock older than the grace whose annotation this replica's cache does not show: its binder failed or
+     * died between the two locks, and nobody will write the annotation or release the lock.
+     */
+    static boolean unannotatedPastGrace(ClusterCache cache, String node, NodeLockHolder holder, long nowMillis) {
+        return nowMillis - holder.sinceMillis() > LOCK_GRACE_MILLIS
+                && cache.node(node).map(n -> n.lock() == null).orElse(false);
     }
 
     /** Follows the node's lock annotation (every node, owned or not); returns the value it had before. */

@@ -4,12 +4,7 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
-import io.vgpu.gateway.core.port.BindOutcome;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -28,10 +23,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,31 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FilterServiceInterruptedBindTest {
 
-    private final AtomicReference<Map<String, String>> written = new AtomicReference<>();
-
-    private final PodWriter recording = new PodWriter() {
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
-                                                                    Map<String, String> labels) {
-            written.set(annotations);
-            return CompletableFuture.completedFuture(new WriteOutcome.Written());
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
-            return CompletableFuture.completedFuture(new WriteOutcome.Written());
-        }
-
-        @Override
-        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
-            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
-        }
-
-        @Override
-        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
-            return CompletableFuture.completedFuture(Optional.empty());
-        }
-    };
+    private final AcceptingPodWriter recording = new AcceptingPodWriter();
 
     private static PodSpec pod(String name, int mem) {
         return new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(), List.of(),
@@ -102,13 +69,15 @@ class FilterServiceInterruptedBindTest {
         // meanwhile the card it holds filled up: a fresh decision for the pod would choose the other card
         PodAllocation filler = new PodAllocation(List.of(List.of(new ContainerDevice(0, held, "NVIDIA A10", 18_000,
                 0))), 0);
-        assertThat(state.reserve("node1", new PodRef("uid-f", "team", "f"), filler, System.currentTimeMillis(),
-                System.currentTimeMillis() + 60_000).toCompletableFuture().get()).isInstanceOf(ReserveOutcome.Reserved.class);
+        long now = System.currentTimeMillis();
+        assertThat(state.reserve("node1", new PodRef("uid-f", "team", "f"), filler, now, now + 60_000)
+                .toCompletableFuture().get()).isInstanceOf(ReserveOutcome.Reserved.class);
 
         ExtenderFilterResult again = filter(service, a);
 
         assertThat(again.nodeNames()).containsExactly("node1");
-        assertThat(written.get().get(HamiAnnotations.DEVICES_ALLOCATED)).startsWith(held + ",NVIDIA,4000,")
+        assertThat(recording.lastFilterAnnotations().get(HamiAnnotations.DEVICES_ALLOCATED))
+                .startsWith(held + ",NVIDIA,4000,")
                 .doesNotContain(other);
         assertThat(memoryOn(state, held)).isEqualTo(22_000);
         assertThat(memoryOn(state, other)).as("nothing charged on the card the new decision preferred").isZero();

@@ -4,12 +4,7 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
-import io.vgpu.gateway.core.port.BindOutcome;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -22,9 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,29 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica's pod yet still cannot exceed the namespace's quota.
  */
 class FilterServiceQuotaTest {
-
-    private static final PodWriter ACCEPTING = new PodWriter() {
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
-                                                                    Map<String, String> labels) {
-            return CompletableFuture.completedFuture(new WriteOutcome.Written());
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
-            return CompletableFuture.completedFuture(new WriteOutcome.Written());
-        }
-
-        @Override
-        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
-            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
-        }
-
-        @Override
-        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
-            return CompletableFuture.completedFuture(Optional.empty());
-        }
-    };
 
     private static PodSpec pod(String name, int mem) {
         return new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(), List.of(),
@@ -78,7 +47,7 @@ class FilterServiceQuotaTest {
         QuotaBook lagging = new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1);
         lagging.setLimit("team", "nvidia.com/gpumem", 6000);
         FilterService service = new FilterService(new FilterDecider(FilterConfig.defaults()), state, lagging,
-                ACCEPTING, EventSink.NONE, SchedulingConfig.DEFAULTS, Clock.systemUTC());
+                new AcceptingPodWriter(), EventSink.NONE, SchedulingConfig.DEFAULTS, Clock.systemUTC());
 
         ExtenderFilterResult first = filter(service, pod("a", 4000));
         ExtenderFilterResult second = filter(service, pod("b", 4000));
@@ -98,7 +67,7 @@ class FilterServiceQuotaTest {
         state.registerNode(new NodeInventory("node1", List.of(new GpuDevice("GPU-a", 0, 10, 80_000, 100,
                 "NVIDIA A100", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
         FilterService service = new FilterService(new FilterDecider(FilterConfig.defaults()), state,
-                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), ACCEPTING, EventSink.NONE,
+                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), new AcceptingPodWriter(), EventSink.NONE,
                 SchedulingConfig.DEFAULTS, Clock.systemUTC());
         assertThat(filter(service, pod("a", 4000)).nodeNames()).containsExactly("node1");
         assertThat(state.quota("team") == null || state.quota("team").charges().isEmpty()).as("no quota charge").isTrue();

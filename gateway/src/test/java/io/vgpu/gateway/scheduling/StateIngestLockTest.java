@@ -1,9 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
-import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
-import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.simulate.ClusterGenerator;
 import io.vgpu.gateway.simulate.ClusterSpec;
 import io.vgpu.gateway.simulate.GpuModel;
@@ -21,11 +19,9 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,10 +76,10 @@ class StateIngestLockTest {
         // a lock call that applied although its caller saw it fail: nobody will write the annotation or unlock
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS - 1, 300_000);
 
-        ingest.releaseUnannotatedLocks(name -> false, cache(node(null)));
+        ingest.releaseUnannotatedLocks(name -> false, new ListedCache(List.of(node(null)), List.of()));
         assertThat(state.nodeState(NODE.name()).lock()).as("only the key's owner acts").isNotNull();
 
-        ingest.releaseUnannotatedLocks(name -> true, cache(node(null)));
+        ingest.releaseUnannotatedLocks(name -> true, new ListedCache(List.of(node(null)), List.of()));
         assertThat(state.nodeState(NODE.name()).lock()).isNull();
     }
 
@@ -93,42 +89,14 @@ class StateIngestLockTest {
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS, 300_000);
 
-        ingest.releaseUnannotatedLocks(name -> true, cache(node(null)));
+        ingest.releaseUnannotatedLocks(name -> true, new ListedCache(List.of(node(null)), List.of()));
         assertThat(state.nodeState(NODE.name()).lock()).as("within the grace").isNotNull();
 
         state.unlockNode(NODE.name(), "ns", "pod-a");
         state.lockNode(NODE.name(), "ns", "pod-b", CLOCK.millis() - 60_000, 300_000);
-        ingest.releaseUnannotatedLocks(name -> true, cache(node(lockOf("ns", "pod-b"))));
+        ingest.releaseUnannotatedLocks(name -> true,
+                new ListedCache(List.of(node(lockOf("ns", "pod-b"))), List.of()));
         assertThat(state.nodeState(NODE.name()).lock()).as("annotated").isNotNull();
-    }
-
-    private static ClusterCache cache(NodeObservation node) {
-        return new ClusterCache() {
-            @Override
-            public Optional<ObservedPod> pod(String namespace, String name) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<NodeObservation> node(String name) {
-                return name.equals(node.name()) ? Optional.of(node) : Optional.empty();
-            }
-
-            @Override
-            public Collection<NodeObservation> nodes() {
-                return List.of(node);
-            }
-
-            @Override
-            public Collection<ObservedPod> pods() {
-                return List.of();
-            }
-
-            @Override
-            public boolean hasSynced() {
-                return true;
-            }
-        };
     }
 
     private static String lockOf(String namespace, String name) {

@@ -1,7 +1,6 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
@@ -28,7 +27,6 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,7 +92,8 @@ class StateIngestTest {
     void resyncChargesTheCachedBoundPodsBeforeRegisteringTheirNode() {
         List<String> calls = new CopyOnWriteArrayList<>();
         StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
-        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+        ListedCache cache = new ListedCache(List.of(registered("n1")),
+                List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 
         await(recorded.resync("n1"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
 
@@ -107,8 +106,8 @@ class StateIngestTest {
 
     @Test
     void aResyncWaitsUntilTheInformersHaveListed() throws Exception {
-        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
-        cache.synced = false;
+        ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
+        cache.synced(false);
 
         CompletionStage<Void> resync = ingest.resync("n1"::equals, cache,
                 new Writes(Set.of(), cache.pods().stream().toList()));
@@ -116,7 +115,7 @@ class StateIngestTest {
 
         assertThat(resync.toCompletableFuture()).isNotDone();
         assertThat(state.nodeState("n1")).isNull();
-        cache.synced = true;
+        cache.synced(true);
         await(resync);
         assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1");
     }
@@ -125,7 +124,7 @@ class StateIngestTest {
     void aResyncOfKeysThatMatchTheCachesChangesNothing() {
         List<String> calls = new CopyOnWriteArrayList<>();
         StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
-        Cache cache = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
+        ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
         Writes api = new Writes(Set.of(), cache.pods().stream().toList());
         await(recorded.resync("n1"::equals, cache, api));
         calls.clear();
@@ -137,7 +136,8 @@ class StateIngestTest {
 
     @Test
     void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds() {
-        Cache lagging = new Cache(List.of(registered("n1")), List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+        ListedCache lagging = new ListedCache(List.of(registered("n1")),
+                List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 
         await(ingest.resync("n1"::equals, lagging, new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))));
 
@@ -146,7 +146,7 @@ class StateIngestTest {
 
     @Test
     void resyncTouchesOnlyTheMovedKeys() {
-        Cache cache = new Cache(List.of(registered("n1"), registered("n2")),
+        ListedCache cache = new ListedCache(List.of(registered("n1"), registered("n2")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n2")));
 
         await(ingest.resync("n2"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
@@ -162,7 +162,7 @@ class StateIngestTest {
         state.observeBound("n1", new PodRef("uid-unknown", "ns", "unknown"), allocation());
         state.reserve("n1", new PodRef("uid-reserved", "ns", "reserved"), allocation(), CLOCK.millis(),
                 CLOCK.millis() + 60_000);
-        Cache cache = new Cache(List.of(registered("n1")), List.of());
+        ListedCache cache = new ListedCache(List.of(registered("n1")), List.of());
 
         await(ingest.resync("n1"::equals, cache, new Writes(Set.of("uid-gone", "uid-reserved"))));
 
@@ -215,42 +215,6 @@ class StateIngestTest {
             return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("stage did not complete: " + e, e);
-        }
-    }
-
-    private static final class Cache implements ClusterCache {
-        private final List<NodeObservation> nodeList;
-        private final List<ObservedPod> podList;
-        private volatile boolean synced = true;
-
-        Cache(List<NodeObservation> nodeList, List<ObservedPod> podList) {
-            this.nodeList = nodeList;
-            this.podList = podList;
-        }
-
-        @Override
-        public Optional<ObservedPod> pod(String namespace, String name) {
-            return podList.stream().filter(p -> p.spec().name().equals(name)).findFirst();
-        }
-
-        @Override
-        public Optional<NodeObservation> node(String name) {
-            return nodeList.stream().filter(n -> n.name().equals(name)).findFirst();
-        }
-
-        @Override
-        public Collection<NodeObservation> nodes() {
-            return nodeList;
-        }
-
-        @Override
-        public Collection<ObservedPod> pods() {
-            return podList;
-        }
-
-        @Override
-        public boolean hasSynced() {
-            return synced;
         }
     }
 
