@@ -175,10 +175,37 @@ final class ChaosCluster implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("cluster of " + members.size() + " not formed and safe within "
                         + timeout + "; waiting for " + pending.stream().map(GatewayReplica::name).toList()
-                        + " (logs in " + settings.workDir() + ")");
+                        + " (logs in " + settings.workDir() + "); " + String.join("; ",
+                        members.stream().map(this::describe).toList()));
             }
             sleep(100);
         }
+    }
+
+    /**
+     * What a replica that did not come up reports, for the failure message (CI keeps only the test output): its
+     * readiness answer, its view of the cluster and of the nodes, and the last warnings of its log.
+     */
+    String describe(GatewayReplica replica) {
+        StringBuilder out = new StringBuilder(replica.name()).append(replica.alive() ? " [running]" : " [exited]");
+        try {
+            GatewayHttp.Reply ready = http.get(replica.apiPort(), "/readyz", PROBE_TIMEOUT);
+            out.append(" readyz ").append(ready.status()).append(' ').append(ready.body().strip());
+        } catch (IOException e) {
+            out.append(" readyz unreachable (").append(e).append(')');
+        }
+        debugState(replica).ifPresent(state -> {
+            JsonNode cluster = state.path("cluster");
+            long registered = 0;
+            for (JsonNode n : state.path("nodes")) {
+                registered += n.path("registered").asBoolean() ? 1 : 0;
+            }
+            out.append(", members ").append(cluster.path("members").asInt()).append(", safe ")
+                    .append(cluster.path("clusterSafe").asBoolean()).append(", nodes registered ")
+                    .append(registered).append('/').append(nodeNames.size());
+        });
+        out.append(", log tail: ").append(String.join(" | ", replica.lastNotableLogLines(6)));
+        return out.toString();
     }
 
     private Predicate<GatewayReplica> formedFor(int size) {

@@ -2,6 +2,7 @@ package io.vgpu.loadtest.chaos;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -71,6 +72,33 @@ final class GatewayReplica {
 
     Path log() {
         return log;
+    }
+
+    /**
+     * The last {@code count} lines of the current incarnation's log that are warnings, errors or Hazelcast membership
+     * changes (what explains a replica that does not come up); empty when the log cannot be read.
+     */
+    List<String> lastNotableLogLines(int count) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+            int from = 0;
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (lines.get(i).startsWith("==== ")) {
+                    from = i;
+                    break;
+                }
+            }
+            List<String> notable = new ArrayList<>();
+            for (String line : lines.subList(from, lines.size())) {
+                if (line.contains(" WARN ") || line.contains(" ERROR ") || line.startsWith("Members {")
+                        || line.contains("Exception")) {
+                    notable.add(line.strip());
+                }
+            }
+            return notable.subList(Math.max(0, notable.size() - count), notable.size());
+        } catch (IOException | UncheckedIOException e) {
+            return List.of();
+        }
     }
 
     /** How many times it was started. */

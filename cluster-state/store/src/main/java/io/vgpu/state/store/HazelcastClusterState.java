@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.Logger;
 import com.hazelcast.map.IMap;
@@ -92,6 +93,7 @@ public final class HazelcastClusterState implements ClusterState {
     private final UUID nodeLossListener;
     private final UUID quotaLossListener;
     private final ScheduledExecutorService loader;
+    private final UUID mergeListener;
     /** Only with a test-only view delay: feeds the snapshots late. */
     private final ScheduledExecutorService delayedView;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -122,6 +124,14 @@ public final class HazelcastClusterState implements ClusterState {
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
         this.loader = daemonScheduler("vgpu-store-snapshot-loader");
+        // a member that merges into another cluster gets no events for what that cluster changed while apart: its
+        // views would stay stale (and /filter would score on them) until each key changed again
+        this.mergeListener = member.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+                LOG.info("merged into another cluster: reloading the local views");
+                loader.execute(this::reloadSnapshots);
+            }
+        });
         loader.execute(this::loadSnapshots);
     }
 
@@ -142,6 +152,13 @@ public final class HazelcastClusterState implements ClusterState {
         });
     }
 
+    /** After a merge: reads both maps again; keys changed by events meanwhile keep the events' values. */
+    private void reloadSnapshots() {
+        nodeSnapshot.beginLoad();
+        quotaSnapshot.beginLoad();
+        loadSnapshots();
+    }
+
     /**
      * Reads both maps once (after the listeners were registered) into the local snapshots; retried until it works,
      * since a replica that starts on the minority side of a quorum cannot read yet.
@@ -153,11 +170,9 @@ public final class HazelcastClusterState implements ClusterState {
             nodeSnapshot.load(allNodes);
             quotaSnapshot.load(allQuotas);
             ready.complete(null);
-            loader.shutdown();
         } catch (RuntimeException e) {
             if (!member.getLifecycleService().isRunning()) {
                 ready.completeExceptionally(Stages.translate("load the state", e));
-                loader.shutdown();
                 return;
             }
             LOG.log(Level.FINE, "state not loaded yet, retrying: " + e.getMessage());
@@ -234,6 +249,7 @@ public final class HazelcastClusterState implements ClusterState {
                 nodes.removePartitionLostListener(nodeLossListener);
                 quotas.removePartitionLostListener(quotaLossListener);
                 member.getPartitionService().removeMigrationListener(migrationListener);
+                member.getLifecycleService().removeLifecycleListener(mergeListener);
                 if (ownsMember) {
                     member.shutdown();
                 }

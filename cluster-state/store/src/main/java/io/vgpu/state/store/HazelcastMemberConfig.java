@@ -9,6 +9,7 @@ import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 
@@ -46,6 +47,8 @@ public final class HazelcastMemberConfig {
     static final String DNS_PORT = "service-port";
     static final String DNS_TIMEOUT = "service-dns-timeout";
     private static final int DNS_TIMEOUT_SECONDS = 5;
+    /** How soon after start, and then how often, the master looks for other clusters of the same name to merge. */
+    static final int MERGE_CHECK_SECONDS = 10;
 
     private HazelcastMemberConfig() {
     }
@@ -59,6 +62,13 @@ public final class HazelcastMemberConfig {
         config.setClusterName(store.clusterName());
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // replicas that start at the same moment (a rollout, a restart of all of them) can each form a cluster of
+        // their own before they see each other; Hazelcast merges clusters only after 300 s by default, and under the
+        // quorum the smaller ones stay not ready (and the larger one under-replicated) until then
+        config.setProperty(ClusterProperty.MERGE_FIRST_RUN_DELAY_SECONDS.getName(),
+                Integer.toString(MERGE_CHECK_SECONDS));
+        config.setProperty(ClusterProperty.MERGE_NEXT_RUN_DELAY_SECONDS.getName(),
+                Integer.toString(MERGE_CHECK_SECONDS));
         if (store.partitionCount() > 0) {
             config.setProperty("hazelcast.partition.count", Integer.toString(store.partitionCount()));
         }

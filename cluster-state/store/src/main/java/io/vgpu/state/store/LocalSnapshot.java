@@ -51,7 +51,11 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
         apply(event.getKey(), null);
     }
 
-    /** Fills the snapshot with the map's content read after the listener was registered; then only events count. */
+    /**
+     * Fills the snapshot with the map's content read after the listener was registered (or after
+     * {@link #beginLoad}); then only events count. A key no event touched meanwhile takes the read value, or goes
+     * when the read did not have it.
+     */
     void load(Map<String, V> all) {
         Set<String> touched = touchedWhileLoading;
         all.forEach((key, value) -> values.compute(key, (k, current) -> {
@@ -61,7 +65,23 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
             putDerived(k, value);
             return value;
         }));
+        for (String key : values.keySet()) {
+            if (!all.containsKey(key)) {
+                values.computeIfPresent(key, (k, current) -> {
+                    if (touched != null && touched.contains(k)) {
+                        return current;
+                    }
+                    derived.remove(k);
+                    return null;
+                });
+            }
+        }
         touchedWhileLoading = null;
+    }
+
+    /** Starts recording the keys that events touch, before the map is read again for {@link #load}. */
+    void beginLoad() {
+        touchedWhileLoading = ConcurrentHashMap.newKeySet();
     }
 
     V get(String key) {

@@ -1,0 +1,58 @@
+package io.vgpu.state.store;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.EntryEventType;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The listener-fed copy of a map: loads that race with events, and the reload after a merge. */
+class LocalSnapshotTest {
+
+    private final LocalSnapshot<String, String> snapshot = new LocalSnapshot<>(v -> v.isEmpty() ? null : "d:" + v);
+
+    @Test
+    void anEventDuringTheFirstLoadWinsOverTheReadValue() {
+        snapshot.entryUpdated(event(EntryEventType.UPDATED, "a", "new"));
+
+        snapshot.load(Map.of("a", "old", "b", "b1"));
+
+        assertThat(snapshot.get("a")).isEqualTo("new");
+        assertThat(snapshot.get("b")).isEqualTo("b1");
+        assertThat(snapshot.derived("b")).isEqualTo("d:b1");
+    }
+
+    @Test
+    void aReloadReplacesWhatNoEventTouchedAndDropsWhatTheMapNoLongerHas() {
+        snapshot.load(Map.of("kept", "k1", "changed", "c1", "gone", "g1", "touched", "t1"));
+        snapshot.entryRemoved(event(EntryEventType.REMOVED, "kept", null));
+        snapshot.entryAdded(event(EntryEventType.ADDED, "kept", "k1"));
+
+        snapshot.beginLoad();
+        snapshot.entryUpdated(event(EntryEventType.UPDATED, "touched", "t3"));
+        snapshot.load(Map.of("kept", "k1", "changed", "c2", "touched", "t2", "added", "a1"));
+
+        assertThat(snapshot.values()).containsExactlyInAnyOrder("k1", "c2", "t3", "a1");
+        assertThat(snapshot.get("gone")).isNull();
+        assertThat(snapshot.derived("gone")).isNull();
+        assertThat(snapshot.derived("changed")).isEqualTo("d:c2");
+        assertThat(snapshot.derived("touched")).isEqualTo("d:t3");
+    }
+
+    @Test
+    void afterALoadOnlyEventsCount() {
+        snapshot.load(Map.of("a", "a1"));
+
+        snapshot.entryUpdated(event(EntryEventType.UPDATED, "a", "a2"));
+        snapshot.entryRemoved(event(EntryEventType.REMOVED, "a", null));
+
+        assertThat(snapshot.get("a")).isNull();
+        assertThat(snapshot.derived("a")).isNull();
+    }
+
+    private static EntryEvent<String, String> event(EntryEventType type, String key, String value) {
+        return new EntryEvent<>("test", null, type.getType(), key, value);
+    }
+}
