@@ -1,6 +1,8 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
@@ -101,8 +103,14 @@ public final class FilterService {
                 return Future.succeededFuture(simulate(args));
             }
             PodSpec pod = args.pod();
-            return previousNode(pod)
-                    .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
+            List<String> nodeNames = args.nodeNames();
+            // the lookup of an earlier reservation is a round trip to the shared state: decide meanwhile, as if there
+            // were none (the usual case), and decide again only for a pod that has one
+            Future<Optional<String>> previous = previousNode(pod);
+            FilterDecision unreserved = decide(pod, nodeNames, Optional.empty());
+            return previous
+                    .compose(prev -> decideAndReserve(pod, nodeNames, prev,
+                            prev.isEmpty() ? unreserved : decide(pod, nodeNames, prev)))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
                         metrics.filterFailed(DecisionFailure.reasonOf(e));
@@ -134,19 +142,21 @@ public final class FilterService {
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** A re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2). */
+    private FilterDecision decide(PodSpec pod, List<String> nodeNames, Optional<String> previous) {
+        return decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous), quotas);
+    }
+
     private Future<ExtenderFilterResult> decideAndReserve(PodSpec pod, List<String> nodeNames,
-                                                          Optional<String> previous) {
-        // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2)
-        FilterDecision decision = decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous),
-                quotas);
+                                                          Optional<String> previous, FilterDecision decision) {
         PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
         int requested = nodeNames == null ? 0 : nodeNames.size();
         if (decision instanceof FilterDecision.Failed f) {
             metrics.filterFailed(DecisionFailure.FILTER_INVALID);
-            events.filteringError(key, f.message());
+            afterAnswer(() -> events.filteringError(key, f.message()));
         } else if (decision instanceof FilterDecision.NoFit n) {
             noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes());
-            events.filteringFailed(key, n.failedNodes(), requested);
+            afterAnswer(() -> events.filteringFailed(key, n.failedNodes(), requested));
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
             return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
@@ -176,7 +186,7 @@ public final class FilterService {
                     if (!quotaOk) {
                         fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
                         noFit(DecisionFailure.FILTER_QUOTA, failed);
-                        events.filteringFailed(key, failed, requested);
+                        afterAnswer(() -> events.filteringFailed(key, failed, requested));
                         return Future.succeededFuture(
                                 FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
                     }
@@ -197,7 +207,7 @@ public final class FilterService {
                                     return reserveRanked(pod, key, fits, next, failed, previous, requested);
                                 }
                                 noFit(DecisionFailure.FILTER_CONFLICT, failed);
-                                events.filteringFailed(key, failed, requested);
+                                afterAnswer(() -> events.filteringFailed(key, failed, requested));
                                 return releaseQuota(pod).map(x ->
                                         FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
                             });
@@ -269,7 +279,7 @@ public final class FilterService {
                                         + pod.name() + ": " + write.message()));
                     }
                     releasePrevious(pod, previous, chosen.node());
-                    events.filteringSucceeded(key, chosen.node(), requested, ranking(fits));
+                    afterAnswer(() -> events.filteringSucceeded(key, chosen.node(), requested, ranking(fits)));
                     LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
                             fits.ranked().size(), requested, chosen.node());
                     return Future.succeededFuture(FilterResponses.cacheMode(fits, null, chosen.node()));
@@ -285,6 +295,20 @@ public final class FilterService {
                             previous.get(), e.toString());
                 }
             });
+        }
+    }
+
+    /**
+     * Runs {@code event} after the current event-loop task, i.e. after the answer this task writes: an Event's text
+     * (FilteringSucceed lists every fitting node's score) is for people, not for kube-scheduler, who waits for the
+     * answer. Outside Vert.x (unit tests) it runs at once.
+     */
+    private static void afterAnswer(Runnable event) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            event.run();
+        } else {
+            context.runOnContext(v -> event.run());
         }
     }
 

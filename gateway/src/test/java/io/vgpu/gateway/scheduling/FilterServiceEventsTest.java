@@ -1,0 +1,115 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.Container;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.filter.FilterConfig;
+import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.SchedulerEvent;
+import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.extender.ExtenderArgs;
+import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeInventory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A filter's Events are written after its answer: kube-scheduler waits for the answer, people read the Event
+ * (FilteringSucceed lists every fitting node's score, the costliest text of the filter). The Event still comes.
+ */
+class FilterServiceEventsTest {
+
+    private final Vertx vertx = Vertx.vertx();
+    private final List<SchedulerEvent> recorded = new CopyOnWriteArrayList<>();
+    private final EventSink sink = (pod, event) -> {
+        recorded.add(event);
+        return CompletableFuture.completedFuture(true);
+    };
+
+    @AfterEach
+    void close() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void theFilteringSucceedEventIsBuiltAfterTheAnswerOnTheSameContext() throws Exception {
+        FilterService service = service(24_000);
+        CompletableFuture<List<SchedulerEvent>> atAnswer = new CompletableFuture<>();
+        CompletableFuture<ExtenderFilterResult> answer = new CompletableFuture<>();
+
+        vertx.runOnContext(v -> service.filter(args("a", 4000)).onComplete(r -> {
+            atAnswer.complete(List.copyOf(recorded));
+            answer.complete(r.result());
+        }));
+
+        assertThat(answer.get(10, TimeUnit.SECONDS).nodeNames()).containsExactly("node1");
+        assertThat(atAnswer.get()).as("events written before the answer").isEmpty();
+        awaitEvents();
+        assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
+    }
+
+    @Test
+    void aFailedFilterAlsoAnswersFirstAndThenRecordsWhy() throws Exception {
+        FilterService service = service(2_000);
+        CompletableFuture<List<SchedulerEvent>> atAnswer = new CompletableFuture<>();
+        CompletableFuture<ExtenderFilterResult> answer = new CompletableFuture<>();
+
+        vertx.runOnContext(v -> service.filter(args("big", 4000)).onComplete(r -> {
+            atAnswer.complete(List.copyOf(recorded));
+            answer.complete(r.result());
+        }));
+
+        assertThat(answer.get(10, TimeUnit.SECONDS).failedNodes()).containsKey("node1");
+        assertThat(atAnswer.get()).isEmpty();
+        awaitEvents();
+        assertThat(recorded).extracting(SchedulerEvent::reason).contains("FilteringFailed");
+    }
+
+    @Test
+    void outsideVertxTheEventIsRecordedBeforeTheCallReturns() throws Exception {
+        ExtenderFilterResult result = service(24_000).filter(args("a", 4000)).toCompletionStage()
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(result.nodeNames()).containsExactly("node1");
+        assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
+    }
+
+    private void awaitEvents() throws Exception {
+        // one more task on the event loop runs after the deferred ones queued before it
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        vertx.runOnContext(v -> vertx.runOnContext(w -> drained.complete(null)));
+        drained.get(10, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (recorded.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    private FilterService service(int cardMemory) {
+        InMemoryClusterState state = new InMemoryClusterState();
+        state.registerNode(new NodeInventory("node1", List.of(new GpuDevice("GPU-a", 0, 10, cardMemory, 100,
+                "NVIDIA A10", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
+        return new FilterService(new FilterDecider(FilterConfig.defaults()), state,
+                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), new AcceptingPodWriter(), sink,
+                SchedulingConfig.DEFAULTS, Clock.systemUTC());
+    }
+
+    private static ExtenderArgs args(String name, int mem) {
+        PodSpec pod = new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(),
+                List.of(), List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
+                Integer.toString(mem)), Map.of(), false, List.of())));
+        return new ExtenderArgs(pod, List.of("node1"), null);
+    }
+}
