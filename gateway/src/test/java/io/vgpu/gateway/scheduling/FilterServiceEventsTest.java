@@ -45,34 +45,20 @@ class FilterServiceEventsTest {
 
     @Test
     void theFilteringSucceedEventIsBuiltAfterTheAnswerOnTheSameContext() throws Exception {
-        FilterService service = service(24_000);
-        CompletableFuture<List<SchedulerEvent>> atAnswer = new CompletableFuture<>();
-        CompletableFuture<ExtenderFilterResult> answer = new CompletableFuture<>();
+        Answered answered = filterOnContext(service(24_000), args("a", 4000));
 
-        vertx.runOnContext(v -> service.filter(args("a", 4000)).onComplete(r -> {
-            atAnswer.complete(List.copyOf(recorded));
-            answer.complete(r.result());
-        }));
-
-        assertThat(answer.get(10, TimeUnit.SECONDS).nodeNames()).containsExactly("node1");
-        assertThat(atAnswer.get()).as("events written before the answer").isEmpty();
+        assertThat(answered.result().nodeNames()).containsExactly("node1");
+        assertThat(answered.eventsBefore()).as("events written before the answer").isEmpty();
         awaitEvents();
         assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
     }
 
     @Test
     void aFailedFilterAlsoAnswersFirstAndThenRecordsWhy() throws Exception {
-        FilterService service = service(2_000);
-        CompletableFuture<List<SchedulerEvent>> atAnswer = new CompletableFuture<>();
-        CompletableFuture<ExtenderFilterResult> answer = new CompletableFuture<>();
+        Answered answered = filterOnContext(service(2_000), args("big", 4000));
 
-        vertx.runOnContext(v -> service.filter(args("big", 4000)).onComplete(r -> {
-            atAnswer.complete(List.copyOf(recorded));
-            answer.complete(r.result());
-        }));
-
-        assertThat(answer.get(10, TimeUnit.SECONDS).failedNodes()).containsKey("node1");
-        assertThat(atAnswer.get()).isEmpty();
+        assertThat(answered.result().failedNodes()).containsKey("node1");
+        assertThat(answered.eventsBefore()).as("events written before the answer").isEmpty();
         awaitEvents();
         assertThat(recorded).extracting(SchedulerEvent::reason).contains("FilteringFailed");
     }
@@ -84,6 +70,18 @@ class FilterServiceEventsTest {
 
         assertThat(result.nodeNames()).containsExactly("node1");
         assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
+    }
+
+    /** A filter's answer and the events recorded by the time the answer's handler ran. */
+    private record Answered(ExtenderFilterResult result, List<SchedulerEvent> eventsBefore) {
+    }
+
+    /** Runs the filter on a Vert.x context, as the gateway's verticle does; the answer's handler looks at the sink. */
+    private Answered filterOnContext(FilterService service, ExtenderArgs args) throws Exception {
+        CompletableFuture<Answered> answered = new CompletableFuture<>();
+        vertx.runOnContext(v -> service.filter(args).onComplete(r ->
+                answered.complete(new Answered(r.result(), List.copyOf(recorded)))));
+        return answered.get(10, TimeUnit.SECONDS);
     }
 
     private void awaitEvents() throws Exception {

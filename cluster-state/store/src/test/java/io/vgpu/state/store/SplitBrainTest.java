@@ -48,8 +48,7 @@ class SplitBrainTest {
     void anIsolatedMemberRefusesToAllocateWhileTheMajorityKeepsSchedulingThenMergesBack() throws Exception {
         int port = freePort();
         String cluster = "vgpu-split-" + UUID.randomUUID();
-        List<String> members = List.of(PartitionableNetwork.published(0) + ":" + port,
-                PartitionableNetwork.published(1) + ":" + port, PartitionableNetwork.published(2) + ":" + port);
+        List<String> members = members(port);
         List<HazelcastClusterState> replicas = new ArrayList<>();
         try (PartitionableNetwork network = new PartitionableNetwork(3, port)) {
             for (int i = 0; i < 3; i++) {
@@ -117,8 +116,7 @@ class SplitBrainTest {
     void replicasThatStartedApartMergeIntoOneClusterSoon() throws Exception {
         int port = freePort();
         String cluster = "vgpu-apart-" + UUID.randomUUID();
-        List<String> members = List.of(PartitionableNetwork.published(0) + ":" + port,
-                PartitionableNetwork.published(1) + ":" + port, PartitionableNetwork.published(2) + ":" + port);
+        List<String> members = members(port);
         List<HazelcastClusterState> replicas = new ArrayList<>();
         try (PartitionableNetwork network = new PartitionableNetwork(3, port)) {
             network.isolate(2);
@@ -145,6 +143,12 @@ class SplitBrainTest {
         } finally {
             StoreFixtures.terminate(replicas);
         }
+    }
+
+    /** The three members' published addresses (their proxies). */
+    private static List<String> members(int port) {
+        return List.of(PartitionableNetwork.published(0) + ":" + port, PartitionableNetwork.published(1) + ":" + port,
+                PartitionableNetwork.published(2) + ":" + port);
     }
 
     /** The member config of the product with the network of the test and quick failure detection and merging. */
