@@ -96,7 +96,7 @@ public final class ReportRunner {
     }
 
     private static ReportRun core(PrintWriter out, Options o, String policy, String label) {
-        RecordedSimulation simulation = new RecordedSimulation(
+        Simulation simulation = new Simulation(
                 new WebhookDecider(WebhookConfig.single("hami-scheduler", true, o.nvidia())),
                 new FilterDecider(new FilterConfig(o.nvidia(), policy, o.gpuPolicy())));
         ProgressBar bar = new ProgressBar(out, o.workload().size());

@@ -9,6 +9,7 @@ import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.webhook.AdmissionDecision;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
+import io.vgpu.gateway.simulate.report.ReportRun;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodRef;
@@ -51,15 +52,45 @@ public final class Simulation {
      * @param progress called with the number of pods done after each pod
      */
     public SimulationReport run(List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
-        InMemoryClusterState state = new InMemoryClusterState();
-        List<String> names = new ArrayList<>(nodes.size());
-        for (SyntheticNode n : nodes) {
-            NodeView view = FilterDecider.idleView(n.name(), n.annotations());
-            if (view != null) {
-                state.registerNode(NodeInventory.ofIdle(view));
-                names.add(n.name());
+        Cluster cluster = Cluster.of(nodes);
+        return place(cluster, workload, progress);
+    }
+
+    /**
+     * {@code simulate --mode core --report}: the same run (same steps, same outcomes for a seed), its in-process
+     * state watched by a {@link ReportRecorder} as the pods are placed.
+     *
+     * @param label    the run's name in the report
+     * @param nodes    the synthetic cluster
+     * @param workload the pods to submit, in order
+     * @param progress called with the number of pods done after each pod
+     * @return the summary and what the report draws
+     */
+    public ReportRun run(String label, List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
+        Cluster cluster = Cluster.of(nodes);
+        ReportRecorder recorder = new ReportRecorder(label, workload, cluster.state()::nodes);
+        return recorder.finish(place(cluster, workload, recorder.progress(progress, true)));
+    }
+
+    /** The synthetic nodes registered in a fresh in-process state, and the names of those with GPUs. */
+    private record Cluster(InMemoryClusterState state, List<String> names) {
+        static Cluster of(List<SyntheticNode> nodes) {
+            InMemoryClusterState state = new InMemoryClusterState();
+            List<String> names = new ArrayList<>(nodes.size());
+            for (SyntheticNode n : nodes) {
+                NodeView view = FilterDecider.idleView(n.name(), n.annotations());
+                if (view != null) {
+                    state.registerNode(NodeInventory.ofIdle(view));
+                    names.add(n.name());
+                }
             }
+            return new Cluster(state, names);
         }
+    }
+
+    private SimulationReport place(Cluster cluster, List<PodSpec> workload, IntConsumer progress) {
+        InMemoryClusterState state = cluster.state();
+        List<String> names = cluster.names();
         NvidiaConfig nvidia = filter.config().nvidia();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
