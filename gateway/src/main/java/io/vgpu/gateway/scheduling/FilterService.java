@@ -18,6 +18,7 @@ import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.ExtenderMetrics;
 import io.vgpu.gateway.extender.FilterResponses;
+import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.NodeState;
@@ -133,9 +134,17 @@ public final class FilterService {
         return FilterResponses.simulationMode(decider.decideSimulation(args.pod(), annotations), args.nodes());
     }
 
-    /** Where this pod holds a reservation from an earlier filter, if anywhere. */
+    /**
+     * Where this pod holds a reservation from an earlier filter, if anywhere. Only a pod that a filter annotated can
+     * hold one, so only such a pod pays the round trip to the pod index (a first filter, nearly every call, makes
+     * no shared-state call but the reservation): a filter reserves, then annotates the pod before it answers, and
+     * undoes the reservation when the annotation fails; kube-scheduler filters a pod again only after that answer
+     * (and a back-off), by then its copy of the pod carries the annotation. Should a copy still lack it, the pod is
+     * decided with its earlier reservation counted against it (a stricter answer, never a double grant) and that
+     * reservation expires with its deadline.
+     */
     private Future<Optional<String>> previousNode(PodSpec pod) {
-        if (pod.uid().isEmpty()) {
+        if (pod.uid().isEmpty() || pod.annotation(HamiAnnotations.VGPU_NODE) == null) {
             return Future.succeededFuture(Optional.empty());
         }
         return Stages.onContext(state.podNode(pod.uid()))
