@@ -1,5 +1,7 @@
 package io.vgpu.hamicore;
 
+import io.vgpu.hamicore.testing.UsageInfoCalls;
+import io.vgpu.hamicore.testing.RegionImages;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -118,19 +120,19 @@ final class MonitorVectors {
         if (!"zero".equals(file.path("rest").asText("zero"))) {
             throw new IllegalArgumentException("unsupported 'rest' " + file.get("rest"));
         }
-        byte[] image = RegionImage.zeroFilledWith(file.get("size").intValue(), file.get("writes"));
+        byte[] image = RegionImages.zeroFilledWith(file.get("size").intValue(), file.get("writes"));
         ByteBuffer view = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
         for (int at : new int[] {0, 4, 8}) {
             JsonNode v = file.get("int32_le_at_" + at);
             if (v != null && !v.isNull()) {
-                view.putInt(at, RegionImage.exact(v).intValueExact());
+                view.putInt(at, RegionImages.exact(v).intValueExact());
             }
         }
         return image;
     }
 
     private SharedRegion mapVectorRegion(JsonNode vector, Path file) throws IOException {
-        Files.write(file, RegionImage.zeroFilledWith(vector.get("file_size").intValue(), vector.get("writes")));
+        Files.write(file, RegionImages.zeroFilledWith(vector.get("file_size").intValue(), vector.get("writes")));
         RegionLayout layout = layoutOf(vector);
         RegionLoad load = SharedRegions.mapAs(file, layout);
         return load.loadedRegion().orElseThrow(() -> new IllegalStateException("cannot map: " + load));
@@ -160,8 +162,8 @@ final class MonitorVectors {
         JsonNode call = vector.get("call");
         UsageInfoCalls.set(region, call.get("method").asText(), call.get("arg"));
 
-        byte[] expected = RegionImage.zeroFilledWith(vector.get("file_size").intValue(), vector.get("writes"));
-        RegionImage.apply(expected, vector.get("expect_writes"));
+        byte[] expected = RegionImages.zeroFilledWith(vector.get("file_size").intValue(), vector.get("writes"));
+        RegionImages.apply(expected, vector.get("expect_writes"));
         byte[] actual = Files.readAllBytes(file);
         List<String> problems = new ArrayList<>();
         if (actual.length != expected.length) {
@@ -190,7 +192,7 @@ final class MonitorVectors {
                 case "limit", "sm_limit" -> {
                     for (int d = 0; d < v.size(); d++) {
                         long actual = e.getKey().equals("limit") ? region.deviceMemoryLimit(d) : region.deviceSmLimit(d);
-                        expectEqual(problems, e.getKey() + "[" + d + "]", actual, RegionImage.exact(v.get(d)).longValue());
+                        expectEqual(problems, e.getKey() + "[" + d + "]", actual, RegionImages.exact(v.get(d)).longValue());
                     }
                 }
                 default -> problems.add("unchecked expect_region_after field " + e.getKey());

@@ -1,5 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
+import io.vgpu.hamicore.testing.RegionImages;
+import io.vgpu.hamicore.testing.UsageInfoCalls;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -24,8 +26,8 @@ public final class AccessorVectors implements NodeVectorFamily {
             SharedRegion region = map(vector, root.resolve("region.cache"));
             JsonNode call = vector.get("call");
             String method = call.get("method").asText();
-            Object actual = UsageInfoMethods.get(region, method, call.path("idx").asInt(0));
-            String mismatch = UsageInfoMethods.mismatch(method, actual, vector.get("expect"));
+            Object actual = UsageInfoCalls.get(region, method, call.path("idx").asInt(0));
+            String mismatch = UsageInfoCalls.mismatch(method, actual, vector.get("expect"));
             return mismatch == null ? List.of() : List.of(mismatch);
         } finally {
             MonitorVectorSupport.deleteTree(root);
@@ -34,7 +36,7 @@ public final class AccessorVectors implements NodeVectorFamily {
 
     /** Writes the vector's image to {@code file} and maps it without header checks. */
     static SharedRegion map(JsonNode vector, Path file) throws IOException {
-        Files.write(file, MonitorVectorSupport.image(MonitorVectorSupport.fileSize(vector), vector.get("writes")));
+        Files.write(file, RegionImages.zeroFilledWith(MonitorVectorSupport.fileSize(vector), vector.get("writes")));
         RegionLoad load = SharedRegions.mapAs(file, MonitorVectorSupport.layout(vector));
         return load.loadedRegion().orElseThrow(() -> new IllegalStateException("cannot map the vector's file: " + load));
     }

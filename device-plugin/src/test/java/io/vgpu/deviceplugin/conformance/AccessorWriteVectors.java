@@ -1,5 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
+import io.vgpu.hamicore.testing.RegionImages;
+import io.vgpu.hamicore.testing.UsageInfoCalls;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -25,10 +27,10 @@ public final class AccessorWriteVectors implements NodeVectorFamily {
             Path file = root.resolve("region.cache");
             SharedRegion region = AccessorVectors.map(vector, file);
             JsonNode call = vector.get("call");
-            UsageInfoMethods.set(region, call.get("method").asText(), call.get("arg"));
+            UsageInfoCalls.set(region, call.get("method").asText(), call.get("arg"));
 
-            byte[] expected = MonitorVectorSupport.image(MonitorVectorSupport.fileSize(vector), vector.get("writes"));
-            MonitorVectorSupport.apply(expected, vector.get("expect_writes"));
+            byte[] expected = RegionImages.zeroFilledWith(MonitorVectorSupport.fileSize(vector), vector.get("writes"));
+            RegionImages.apply(expected, vector.get("expect_writes"));
             byte[] actual = Files.readAllBytes(file);
             List<String> problems = new ArrayList<>();
             if (actual.length != expected.length) {
@@ -60,7 +62,7 @@ public final class AccessorWriteVectors implements NodeVectorFamily {
                     for (int d = 0; d < v.size(); d++) {
                         long actual = e.getKey().equals("limit") ? region.deviceMemoryLimit(d) : region.deviceSmLimit(d);
                         same(problems, e.getKey() + "[" + d + "]", actual,
-                                MonitorVectorSupport.exact(v.get(d)).longValue());
+                                RegionImages.exact(v.get(d)).longValue());
                     }
                 }
                 default -> problems.add("unchecked expect_region_after field " + e.getKey());

@@ -1,5 +1,6 @@
 package io.vgpu.deviceplugin.conformance;
 
+import io.vgpu.hamicore.testing.RegionImages;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -53,7 +54,7 @@ final class ContainerMetricsRun {
             Path dir = hook.resolve("vgpu/containers").resolve(POD_UID + "_" + container);
             Files.createDirectories(dir);
             Files.write(dir.resolve("0d7f6c43-2f0e-4a56-8d4e-5d2e1c6a1b90.cache"),
-                    MonitorVectorSupport.image(MonitorVectorSupport.fileSize(vector), vector.get("writes")));
+                    RegionImages.zeroFilledWith(MonitorVectorSupport.fileSize(vector), vector.get("writes")));
 
             JsonNode pod = vector.get("pod");
             InMemoryPodDirectory pods = new InMemoryPodDirectory().put(new MonitoredPod(POD_UID,

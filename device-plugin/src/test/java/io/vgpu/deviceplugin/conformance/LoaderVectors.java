@@ -1,5 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
+import io.vgpu.hamicore.testing.RegionImages;
+import io.vgpu.hamicore.testing.UsageInfoCalls;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -93,7 +95,7 @@ public final class LoaderVectors implements NodeVectorFamily {
                 continue;
             }
             int idx = m.group(2) == null ? 0 : Integer.parseInt(m.group(2));
-            String mismatch = UsageInfoMethods.mismatch(e.getKey(), UsageInfoMethods.get(region, m.group(1), idx),
+            String mismatch = UsageInfoCalls.mismatch(e.getKey(), UsageInfoCalls.get(region, m.group(1), idx),
                     e.getValue());
             if (mismatch != null) {
                 problems.add(mismatch);
@@ -110,12 +112,12 @@ public final class LoaderVectors implements NodeVectorFamily {
         if (!"zero".equals(file.path("rest").asText("zero"))) {
             throw new IllegalArgumentException("unsupported 'rest' " + file.get("rest"));
         }
-        byte[] image = MonitorVectorSupport.image(file.get("size").intValue(), file.get("writes"));
+        byte[] image = RegionImages.zeroFilledWith(file.get("size").intValue(), file.get("writes"));
         ByteBuffer view = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
         for (int at : new int[] {0, 4, 8}) {
             JsonNode v = file.get("int32_le_at_" + at);
             if (v != null && !v.isNull()) {
-                view.putInt(at, MonitorVectorSupport.exact(v).intValueExact());
+                view.putInt(at, RegionImages.exact(v).intValueExact());
             }
         }
         return image;

@@ -5,17 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,44 +36,6 @@ final class MonitorVectorSupport {
     static final int V0_FILE_SIZE = 1197896;
 
     private MonitorVectorSupport() {
-    }
-
-    /** A zero-filled image of {@code size} bytes with {@code writes} applied. */
-    static byte[] image(int size, JsonNode writes) {
-        byte[] image = new byte[size];
-        apply(image, writes);
-        return image;
-    }
-
-    /** Applies {@code {offset, type, value}} writes: i32, i64, u64 (little-endian), ascii, bytes_hex. */
-    static void apply(byte[] image, JsonNode writes) {
-        if (writes == null || writes.isNull()) {
-            return;
-        }
-        ByteBuffer view = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
-        for (JsonNode w : writes) {
-            int offset = w.get("offset").intValue();
-            JsonNode value = w.get("value");
-            switch (w.get("type").asText()) {
-                case "i32" -> view.putInt(offset, exact(value).intValueExact());
-                case "i64", "u64" -> view.putLong(offset, exact(value).longValue());
-                case "ascii" -> view.put(offset, value.asText().getBytes(StandardCharsets.US_ASCII));
-                case "bytes_hex" -> view.put(offset, HexFormat.of().parseHex(value.asText().replace(" ", "")));
-                default -> throw new IllegalArgumentException("unknown write type " + w.get("type"));
-            }
-        }
-    }
-
-    /** A JSON integer, exactly (u64 values may exceed Long.MAX_VALUE). */
-    static BigInteger exact(JsonNode number) {
-        if (!number.isIntegralNumber()) {
-            throw new IllegalArgumentException("not an integer: " + number);
-        }
-        return number.bigIntegerValue();
-    }
-
-    static BigInteger unsigned(long value) {
-        return new BigInteger(Long.toUnsignedString(value));
     }
 
     static RegionLayout layout(JsonNode vector) {

@@ -1,4 +1,4 @@
-package io.vgpu.hamicore;
+package io.vgpu.hamicore.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -9,22 +9,25 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
- * A byte image built from the vectors' {@code writes[]}: {@code {offset, type, value}} applied to a
- * zero-filled buffer, with types {@code i32}, {@code i64}, {@code u64} (little-endian),
- * {@code ascii} and {@code bytes_hex}. Values above 2^53 are exact JSON integers.
+ * Byte images built from the conformance vectors' {@code writes[]}: {@code {offset, type, value}} applied to a
+ * zero-filled buffer, with types {@code i32}, {@code i64}, {@code u64} (little-endian), {@code ascii} and
+ * {@code bytes_hex}. Values above 2^53 are exact JSON integers. Shared by hamicore-jni's and device-plugin's vector
+ * runners (hamicore-jni's test jar).
  */
-final class RegionImage {
+public final class RegionImages {
 
-    private RegionImage() {
+    private RegionImages() {
     }
 
-    static byte[] zeroFilledWith(int size, JsonNode writes) {
+    /** A zero-filled image of {@code size} bytes with {@code writes} applied. */
+    public static byte[] zeroFilledWith(int size, JsonNode writes) {
         byte[] image = new byte[size];
         apply(image, writes);
         return image;
     }
 
-    static void apply(byte[] image, JsonNode writes) {
+    /** Applies {@code writes} (null or JSON null: none) to {@code image}. */
+    public static void apply(byte[] image, JsonNode writes) {
         if (writes == null || writes.isNull()) {
             return;
         }
@@ -43,10 +46,15 @@ final class RegionImage {
     }
 
     /** A JSON integer as an exact BigInteger (u64 values may exceed Long.MAX_VALUE). */
-    static BigInteger exact(JsonNode number) {
+    public static BigInteger exact(JsonNode number) {
         if (!number.isIntegralNumber()) {
             throw new IllegalArgumentException("not an integer: " + number);
         }
         return number.bigIntegerValue();
+    }
+
+    /** A uint64 read into a long, as the unsigned value it is. */
+    public static BigInteger unsigned(long value) {
+        return new BigInteger(Long.toUnsignedString(value));
     }
 }
