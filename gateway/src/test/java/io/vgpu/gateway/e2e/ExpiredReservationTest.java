@@ -4,11 +4,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodCharge;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,29 +26,14 @@ class ExpiredReservationTest {
     private static final String NS = "expired";
     private static final long PAST_TTL_MILLIS = 1_300;
 
-    private static ErrorLogs errors;
+    @RegisterExtension
+    static final E2eGateway GATEWAY = new E2eGateway("VGPU_RESERVATION_TTL", "1s");
+
     private static E2eCluster cluster;
 
     @BeforeAll
-    static void startGateway() throws Exception {
-        errors = ErrorLogs.attach();
-        cluster = E2eCluster.start("VGPU_RESERVATION_TTL", "1s");
-    }
-
-    @AfterAll
-    static void stopGateway() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            errors.close();
-        }
-    }
-
-    @AfterEach
-    void nothingCrashed() {
-        assertThat(errors.errors()).as("ERROR logs of the gateway").isEmpty();
+    static void cluster() {
+        cluster = GATEWAY.cluster();
     }
 
     @Test

@@ -3,11 +3,10 @@ package io.vgpu.gateway.e2e;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodCharge;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -38,29 +37,14 @@ class ExtenderBadInputTest {
     private static final String OK = "{\"Error\":\"\"}";
     private static final AtomicInteger NODES = new AtomicInteger();
 
-    private static ErrorLogs errors;
+    @RegisterExtension
+    static final E2eGateway GATEWAY = new E2eGateway();
+
     private static E2eCluster cluster;
 
     @BeforeAll
-    static void startGateway() throws Exception {
-        errors = ErrorLogs.attach();
-        cluster = E2eCluster.start();
-    }
-
-    @AfterAll
-    static void stopGateway() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            errors.close();
-        }
-    }
-
-    @AfterEach
-    void nothingCrashed() {
-        assertThat(errors.errors()).as("ERROR logs of the gateway").isEmpty();
+    static void cluster() {
+        cluster = GATEWAY.cluster();
     }
 
     // ------------------------------------------------------------------ /filter

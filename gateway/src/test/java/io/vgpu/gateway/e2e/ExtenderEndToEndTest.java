@@ -5,12 +5,11 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.kube.MockApiServer;
 import io.vgpu.state.codec.HamiAnnotations;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,29 +34,14 @@ class ExtenderEndToEndTest {
     /** {@code <RFC3339 time>,<namespace>,<name>} (spec §11.2). */
     private static final String RFC3339 = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})";
 
-    private static ErrorLogs errors;
+    @RegisterExtension
+    static final E2eGateway GATEWAY = new E2eGateway();
+
     private static E2eCluster cluster;
 
     @BeforeAll
-    static void startGateway() throws Exception {
-        errors = ErrorLogs.attach();
-        cluster = E2eCluster.start();
-    }
-
-    @AfterAll
-    static void stopGateway() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            errors.close();
-        }
-    }
-
-    @AfterEach
-    void nothingCrashed() {
-        assertThat(errors.errors()).as("ERROR logs of the gateway").isEmpty();
+    static void cluster() {
+        cluster = GATEWAY.cluster();
     }
 
     @Test

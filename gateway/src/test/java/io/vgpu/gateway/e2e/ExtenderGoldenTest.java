@@ -3,11 +3,10 @@ package io.vgpu.gateway.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,30 +28,15 @@ class ExtenderGoldenTest {
 
     private static final String NODE = "golden-node";
 
-    private static ErrorLogs errors;
+    @RegisterExtension
+    static final E2eGateway GATEWAY = new E2eGateway();
+
     private static E2eCluster cluster;
 
     @BeforeAll
-    static void startGateway() throws Exception {
-        errors = ErrorLogs.attach();
-        cluster = E2eCluster.start();
+    static void cluster() {
+        cluster = GATEWAY.cluster();
         cluster.registeredNode(NODE, gpu("GPU-golden-0", 0, 32768));
-    }
-
-    @AfterAll
-    static void stopGateway() throws Exception {
-        try {
-            if (cluster != null) {
-                cluster.close();
-            }
-        } finally {
-            errors.close();
-        }
-    }
-
-    @AfterEach
-    void nothingCrashed() {
-        assertThat(errors.errors()).as("ERROR logs of the gateway").isEmpty();
     }
 
     @Test
