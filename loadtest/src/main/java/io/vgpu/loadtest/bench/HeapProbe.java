@@ -6,6 +6,8 @@ import io.vgpu.gateway.core.accounting.AccountingFeed;
 import io.vgpu.gateway.core.accounting.PodTracker;
 import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
+import io.vgpu.gateway.core.filter.FilterConfig;
+import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
@@ -28,6 +30,7 @@ import io.vgpu.state.store.StoreConfig;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.ref.Reference;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -40,15 +43,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * The heap figure, run in a JVM of its own ({@code -Xmx512m}, forked by {@link Benchmark}): one gateway replica's
  * state at {@code nodes} nodes × 8 GPUs and {@code pods} placed pods, built through the informer path (node and pod
  * events into StateIngest and the quota feed, as the informers deliver them after a restart), plus the informers'
- * trimmed caches (one {@link NodeObservation} per node, one {@link ObservedPod} per pod). Prints one JSON line:
- * used heap after a full GC ({@link MemoryMXBean}) at three points: the started member, the registered nodes, the
- * placed pods.
+ * trimmed caches (one {@link NodeObservation} per node, one {@link ObservedPod} per pod), then the filter's verdict
+ * cache filled to its bound (8 pod shapes scored on every node). Prints one JSON line: used heap after a full GC
+ * ({@link MemoryMXBean}) at each of those points.
  *
  * <p>Usage: {@code HeapProbe <nodes> <pods>}.
  */
 public final class HeapProbe {
 
     private static final int BATCH = 1_000;
+    /** Pod shapes the filter's verdict cache keeps at most (its default bound). */
+    private static final int VERDICT_SHAPES = 8;
 
     private HeapProbe() {
     }
@@ -99,17 +104,36 @@ public final class HeapProbe {
         }
         placed = null;
         long withPods = usedAfterGc();
+        // the filter's per-node verdict cache at its bound: 8 pod shapes, each scored on every node
+        FilterDecider decider = new FilterDecider(FilterConfig.defaults());
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        for (int shape = 0; shape < VERDICT_SHAPES; shape++) {
+            decider.decide(shapedPod(shape), names, state::node, quotas);
+        }
+        long withVerdicts = usedAfterGc();
+        Reference.reachabilityFence(decider);
         long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
         System.out.printf(Locale.ROOT, "{\"nodes\":%d,\"gpus\":%d,\"pods\":%d,\"heapMaxMiB\":%.1f,"
-                        + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"podCaches\":%.1f,\"nodesAndPods\":%.1f},"
+                        + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"podCaches\":%.1f,\"nodesAndPods\":%.1f,"
+                        + "\"withVerdictCache\":%.1f},"
                         + "\"podCache\":%d,\"nodeCache\":%d,\"seconds\":%.1f}%n", nodeCount, nodeCount * 8, podCount,
-                mib(max), mib(baseline), mib(withNodes), mib(withCaches), mib(withPods), podCache.size(), nodeCache.size(),
+                mib(max), mib(baseline), mib(withNodes), mib(withCaches), mib(withPods), mib(withVerdicts), podCache.size(),
+                nodeCache.size(),
                 (System.nanoTime() - t0) / 1e9);
         System.out.flush();
         // -Dvgpu.heap.hold=SECONDS keeps the state alive for a look with jcmd GC.class_histogram
         Thread.sleep(1000L * Integer.getInteger("vgpu.heap.hold", 0));
         state.shutdown().toCompletableFuture().join();
         System.exit(0);
+    }
+
+    /** A pending pod of shape {@code shape}: 1 GPU, 1–4 GiB, with or without an init container. */
+    private static PodSpec shapedPod(int shape) {
+        List<Container> init = shape < VERDICT_SHAPES / 2 ? List.of()
+                : List.of(new Container("init", Map.of(), Map.of(), false, List.of()));
+        return new PodSpec("pending-" + shape, "pending", "uid-pending-" + shape, "hami-scheduler", "", null, Map.of(),
+                Map.of(), init, List.of(new Container("main", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
+                Integer.toString(1024 * (1 + shape % 4))), Map.of(), false, List.of())));
     }
 
     /** Pod {@code i}, bound and allocated: 1 GPU, 1–4 GiB, 20 pods per node spread over its 8 GPUs. */
