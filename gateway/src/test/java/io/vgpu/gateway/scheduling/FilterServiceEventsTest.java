@@ -1,28 +1,22 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vertx.core.Vertx;
-import io.vgpu.gateway.core.Container;
-import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.filter.FilterConfig;
-import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.SchedulerEvent;
-import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
-import io.vgpu.state.model.GpuDevice;
-import io.vgpu.state.model.NodeInventory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import static io.vgpu.gateway.scheduling.FilterFixtures.filter;
+import static io.vgpu.gateway.scheduling.FilterFixtures.pod;
+import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
+import static io.vgpu.gateway.scheduling.FilterFixtures.stateWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -65,8 +59,7 @@ class FilterServiceEventsTest {
 
     @Test
     void outsideVertxTheEventIsRecordedBeforeTheCallReturns() throws Exception {
-        ExtenderFilterResult result = service(24_000).filter(args("a", 4000)).toCompletionStage()
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        ExtenderFilterResult result = filter(service(24_000), pod("a", 4000));
 
         assertThat(result.nodeNames()).containsExactly("node1");
         assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
@@ -96,18 +89,11 @@ class FilterServiceEventsTest {
     }
 
     private FilterService service(int cardMemory) {
-        InMemoryClusterState state = new InMemoryClusterState();
-        state.registerNode(new NodeInventory("node1", List.of(new GpuDevice("GPU-a", 0, 10, cardMemory, 100,
-                "NVIDIA A10", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
-        return new FilterService(new FilterDecider(FilterConfig.defaults()), state,
-                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), new AcceptingPodWriter(), sink,
-                SchedulingConfig.DEFAULTS, Clock.systemUTC());
+        return FilterFixtures.service(stateWith(FilterFixtures.card("GPU-a", 0, cardMemory, "NVIDIA A10")), quotaBook(),
+                new AcceptingPodWriter(), sink);
     }
 
     private static ExtenderArgs args(String name, int mem) {
-        PodSpec pod = new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(),
-                List.of(), List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
-                Integer.toString(mem)), Map.of(), false, List.of())));
-        return new ExtenderArgs(pod, List.of("node1"), null);
+        return FilterFixtures.args(pod(name, mem));
     }
 }

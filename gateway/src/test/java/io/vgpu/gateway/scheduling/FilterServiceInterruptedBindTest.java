@@ -1,12 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
-import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.filter.FilterConfig;
-import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.simulate.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -14,16 +9,17 @@ import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.GpuDevice;
-import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.ReserveOutcome;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 
+import static io.vgpu.gateway.scheduling.FilterFixtures.filter;
+import static io.vgpu.gateway.scheduling.FilterFixtures.pod;
+import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
+import static io.vgpu.gateway.scheduling.FilterFixtures.stateWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -36,29 +32,14 @@ class FilterServiceInterruptedBindTest {
 
     private final AcceptingPodWriter recording = new AcceptingPodWriter();
 
-    private static PodSpec pod(String name, int mem) {
-        return new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, Map.of(), Map.of(), List.of(),
-                List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", Integer.toString(mem)),
-                        Map.of(), false, List.of())));
-    }
-
     private static GpuDevice card(String uuid, int index) {
-        return new GpuDevice(uuid, index, 10, 24_000, 100, "NVIDIA A10", 0, "hami-core", List.of(), true);
-    }
-
-    private ExtenderFilterResult filter(FilterService service, PodSpec pod) throws Exception {
-        return service.filter(new ExtenderArgs(pod, List.of("node1"), null)).toCompletionStage()
-                .toCompletableFuture().get();
+        return FilterFixtures.card(uuid, index, 24_000, "NVIDIA A10");
     }
 
     @Test
     void theRefilteredPodIsAnnotatedWithTheDevicesItsBindingHoldsNotWithTheNewChoice() throws Exception {
-        InMemoryClusterState state = new InMemoryClusterState();
-        state.registerNode(new NodeInventory("node1", List.of(card("GPU-a", 0), card("GPU-b", 1)), Map.of(),
-                Map.of()));
-        FilterService service = new FilterService(new FilterDecider(FilterConfig.defaults()), state,
-                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), recording, EventSink.NONE,
-                SchedulingConfig.DEFAULTS, Clock.systemUTC());
+        InMemoryClusterState state = stateWith(card("GPU-a", 0), card("GPU-b", 1));
+        FilterService service = FilterFixtures.service(state, quotaBook(), recording, EventSink.NONE);
         PodSpec a = pod("a", 4000);
         assertThat(filter(service, a).nodeNames()).containsExactly("node1");
         String held = usedCard(state);

@@ -1,28 +1,20 @@
 package io.vgpu.gateway.scheduling;
 
-import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.filter.FilterConfig;
-import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.simulate.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
-import io.vgpu.state.model.GpuDevice;
-import io.vgpu.state.model.NodeInventory;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.time.Clock;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
+import static io.vgpu.gateway.scheduling.FilterFixtures.stateWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -32,17 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FilterServicePodIndexTest {
 
-    private final InMemoryClusterState state = new InMemoryClusterState();
+    private final InMemoryClusterState state = stateWith(FilterFixtures.card("GPU-a", 0, 24_000, "NVIDIA A10"));
     private final AtomicInteger lookups = new AtomicInteger();
-    private final FilterService service;
-
-    FilterServicePodIndexTest() {
-        state.registerNode(new NodeInventory("node1", List.of(new GpuDevice("GPU-a", 0, 10, 24_000, 100,
-                "NVIDIA A10", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
-        service = new FilterService(new FilterDecider(FilterConfig.defaults()), countingPodNode(state),
-                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), new AcceptingPodWriter(),
-                EventSink.NONE, SchedulingConfig.DEFAULTS, Clock.systemUTC());
-    }
+    private final FilterService service = FilterFixtures.service(countingPodNode(state), quotaBook(),
+            new AcceptingPodWriter(), EventSink.NONE);
 
     @Test
     void aPodNoFilterAnnotatedIsDecidedWithoutLookingUpTheIndex() throws Exception {
@@ -73,14 +58,11 @@ class FilterServicePodIndexTest {
     }
 
     private ExtenderFilterResult filter(PodSpec pod) throws Exception {
-        return service.filter(new ExtenderArgs(pod, List.of("node1"), null)).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
+        return FilterFixtures.filter(service, pod);
     }
 
     private static PodSpec pod(Map<String, String> annotations) {
-        return new PodSpec("p", "team", "uid-p", "hami-scheduler", "", null, annotations, Map.of(), List.of(),
-                List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "20000"), Map.of(),
-                        false, List.of())));
+        return FilterFixtures.pod("p", 20_000, annotations);
     }
 
     /** {@code state}, counting the calls to {@link ClusterState#podNode}. */
