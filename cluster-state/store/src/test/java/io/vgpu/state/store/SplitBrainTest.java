@@ -134,7 +134,7 @@ class SplitBrainTest {
             network.heal();
 
             // well within Hazelcast's default of 300 s before the first merge
-            eventually(Duration.ofSeconds(HazelcastMemberConfig.MERGE_CHECK_SECONDS * 4L), () -> replicas.forEach(
+            eventually(Duration.ofSeconds(HazelcastMemberConfig.MERGE_CHECK_SECONDS * 6L), () -> replicas.forEach(
                     r -> assertThat(r.member().getCluster().getMembers()).hasSize(3)));
             lone.ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
             eventually(DETECT, () -> assertThat(lone.node("n1")).isNotNull());
