@@ -1,7 +1,5 @@
 package io.vgpu.gateway.simulate;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
@@ -11,7 +9,6 @@ import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.simulate.report.HtmlReport;
 import io.vgpu.gateway.simulate.report.ReportRun;
 
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -86,15 +83,6 @@ public final class ReportRunner {
         return runs;
     }
 
-    /** As {@code simulate} does for http runs: the gateway's per-decision INFO lines would bury the summaries. */
-    private static void quietGatewayLogs() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
-            logback.getLogger("io.vgpu").setLevel(Level.ERROR);
-            logback.getLogger(ReportRunner.class.getPackageName()).setLevel(Level.WARN);
-            logback.getLogger("io.fabric8").setLevel(Level.ERROR);
-        }
-    }
-
     private static ReportRun core(PrintWriter out, Options o, String policy, String label) {
         Simulation simulation = new Simulation(
                 new WebhookDecider(WebhookConfig.single("hami-scheduler", true, o.nvidia())),
@@ -106,7 +94,7 @@ public final class ReportRunner {
     }
 
     private static ReportRun http(PrintWriter out, Options o, String policy, String label) {
-        quietGatewayLogs();
+        SimulationLogs.quiet();
         SimulatedCluster.Settings settings = new SimulatedCluster.Settings(policy, o.gpuPolicy(), "127.0.0.1", 0, 0, 0,
                 Duration.ofMillis(o.devicePluginDelayMillis()));
         try (SimulatedCluster running = SimulatedCluster.start(settings, o.cluster())) {

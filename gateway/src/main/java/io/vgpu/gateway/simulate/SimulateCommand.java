@@ -1,7 +1,5 @@
 package io.vgpu.gateway.simulate;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.PodSpec;
@@ -10,7 +8,6 @@ import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookConfig;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -179,7 +176,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     /** Runs the pods through the real gateway and prints the table (before the cluster stops). */
     private void runHttp(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload, NvidiaConfig nvidia) {
-        quietGatewayLogs();
+        SimulationLogs.quiet();
         long t0 = System.nanoTime();
         try (SimulatedCluster running = SimulatedCluster.start(settings(0, 0), cluster)) {
             out.printf(Locale.ROOT, "simulate: gateway ready at %s (API server %s) in %.1f s%n", running.gatewayUrl(),
@@ -277,19 +274,6 @@ public final class SimulateCommand implements Callable<Integer> {
     private SimulatedCluster.Settings settings(int apiPort, int metrics) {
         return new SimulatedCluster.Settings(nodePolicy, gpuPolicy, "127.0.0.1", apiPort, metrics, 0,
                 Duration.ofMillis(devicePluginDelayMillis));
-    }
-
-    /**
-     * The gateway logs every decision at INFO and every failed bind at WARN; a run prints its own progress and
-     * table instead (failed binds are counted there), so only errors of the gateway and warnings of the
-     * simulator itself reach the terminal.
-     */
-    private static void quietGatewayLogs() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
-            logback.getLogger("io.vgpu").setLevel(Level.ERROR);
-            logback.getLogger(SimulateCommand.class.getPackageName()).setLevel(Level.WARN);
-            logback.getLogger("io.fabric8").setLevel(Level.ERROR);
-        }
     }
 
     private void validate() {

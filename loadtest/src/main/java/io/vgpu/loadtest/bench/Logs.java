@@ -23,6 +23,7 @@ final class Logs {
             logback.getLogger("io.vgpu").setLevel(Level.ERROR);
             logback.getLogger("io.fabric8").setLevel(Level.ERROR);
             logback.getLogger("com.hazelcast").setLevel(Level.ERROR);
+            logback.getLogger("com.hazelcast.internal.cluster").setLevel(Level.ERROR);
             logback.getLogger("io.vertx").setLevel(Level.ERROR);
             logback.getLogger("io.netty").setLevel(Level.ERROR);
         }
