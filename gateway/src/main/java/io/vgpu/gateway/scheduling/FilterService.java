@@ -104,14 +104,8 @@ public final class FilterService {
                 return Future.succeededFuture(simulate(args));
             }
             PodSpec pod = args.pod();
-            List<String> nodeNames = args.nodeNames();
-            // the lookup of an earlier reservation is a round trip to the shared state: decide meanwhile, as if there
-            // were none (the usual case), and decide again only for a pod that has one
-            Future<Optional<String>> previous = previousNode(pod);
-            FilterDecision unreserved = decide(pod, nodeNames, Optional.empty());
-            return previous
-                    .compose(prev -> decideAndReserve(pod, nodeNames, prev,
-                            prev.isEmpty() ? unreserved : decide(pod, nodeNames, prev)))
+            return previousNode(pod)
+                    .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
                         metrics.filterFailed(DecisionFailure.reasonOf(e));
@@ -151,13 +145,11 @@ public final class FilterService {
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** A re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2). */
-    private FilterDecision decide(PodSpec pod, List<String> nodeNames, Optional<String> previous) {
-        return decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous), quotas);
-    }
-
     private Future<ExtenderFilterResult> decideAndReserve(PodSpec pod, List<String> nodeNames,
-                                                          Optional<String> previous, FilterDecision decision) {
+                                                          Optional<String> previous) {
+        // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2)
+        FilterDecision decision = decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous),
+                quotas);
         PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
         int requested = nodeNames == null ? 0 : nodeNames.size();
         if (decision instanceof FilterDecision.Failed f) {

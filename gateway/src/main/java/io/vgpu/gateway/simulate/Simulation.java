@@ -53,7 +53,7 @@ public final class Simulation {
      */
     public SimulationReport run(List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
         Cluster cluster = Cluster.of(nodes);
-        return place(cluster, workload, progress);
+        return placeAll(cluster, workload, progress);
     }
 
     /**
@@ -69,7 +69,7 @@ public final class Simulation {
     public ReportRun run(String label, List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
         Cluster cluster = Cluster.of(nodes);
         ReportRecorder recorder = new ReportRecorder(label, workload, cluster.state()::nodes);
-        return recorder.finish(place(cluster, workload, recorder.progress(progress, true)));
+        return recorder.finish(placeAll(cluster, workload, recorder.progress(progress, true)));
     }
 
     /** The synthetic nodes registered in a fresh in-process state, and the names of those with GPUs. */
@@ -88,7 +88,8 @@ public final class Simulation {
         }
     }
 
-    private SimulationReport place(Cluster cluster, List<PodSpec> workload, IntConsumer progress) {
+    /** Places every pod of the workload in order and measures the outcome. */
+    private SimulationReport placeAll(Cluster cluster, List<PodSpec> workload, IntConsumer progress) {
         InMemoryClusterState state = cluster.state();
         List<String> names = cluster.names();
         NvidiaConfig nvidia = filter.config().nvidia();
