@@ -16,7 +16,7 @@ class ModelArchitectureTest {
 
     @Test
     void modelAndCodecsImportNoFrameworks() {
-        noClasses().that().resideInAnyPackage("io.vgpu.state.model..", "io.vgpu.state.codec..")
+        noClasses().that().resideInAnyPackage("io.vgpu.state.model..", "io.vgpu.state.codec..", "io.vgpu.state.dra..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.vertx..", "com.hazelcast..", "io.fabric8..", "io.grpc..", "com.google.protobuf..",
                         "io.netty..", "io.vgpu.hamicore..", "io.vgpu.gateway..", "io.vgpu.deviceplugin..",
