@@ -205,6 +205,90 @@ JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMigMode(JNI
     return int_pair(env, current, pending);
 }
 
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMinorNumber(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    unsigned int minor = 0;
+    if (nv == NULL || failed(env, vg_nvml_device_minor_number(nv, (unsigned int) index, &minor))) {
+        return 0;
+    }
+    return (jint) minor;
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceArchitecture(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    unsigned int architecture = 0;
+    if (nv == NULL || failed(env, vg_nvml_device_architecture(nv, (unsigned int) index, &architecture))) {
+        return 0;
+    }
+    return (jint) architecture; /* NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1 */
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceBrand(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    int brand = 0;
+    if (nv == NULL || failed(env, vg_nvml_device_brand(nv, (unsigned int) index, &brand))) {
+        return 0;
+    }
+    return (jint) brand;
+}
+
+JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCudaComputeCapability(JNIEnv *env, jclass cls, jlong handle,
+                                                                                          jint index)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    int major = 0, minor = 0;
+    if (nv == NULL || failed(env, vg_nvml_device_cuda_compute_capability(nv, (unsigned int) index, &major, &minor))) {
+        return NULL;
+    }
+    jint values[2] = {(jint) major, (jint) minor};
+    jintArray out = (*env)->NewIntArray(env, 2);
+    if (out != NULL) {
+        (*env)->SetIntArrayRegion(env, out, 0, 2, values);
+    }
+    return out;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_systemDriverVersion(JNIEnv *env, jclass cls, jlong handle)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    char buf[VG_NVML_DRIVER_VERSION_LEN];
+    if (nv == NULL || failed(env, vg_nvml_system_driver_version(nv, buf, sizeof buf))) {
+        return NULL;
+    }
+    return bytes_of(env, buf);
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_systemCudaDriverVersion(JNIEnv *env, jclass cls, jlong handle)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    int version = 0;
+    if (nv == NULL || failed(env, vg_nvml_system_cuda_driver_version(nv, &version))) {
+        return 0;
+    }
+    return (jint) version;
+}
+
+JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_architectureName(JNIEnv *env, jclass cls, jint architecture)
+{
+    (void) cls;
+    return (*env)->NewStringUTF(env, vg_nvml_architecture_name((unsigned int) architecture));
+}
+
+JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_brandName(JNIEnv *env, jclass cls, jint brand)
+{
+    (void) cls;
+    return (*env)->NewStringUTF(env, vg_nvml_brand_name((int) brand));
+}
+
 JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetCreate(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;
