@@ -162,8 +162,8 @@ static void print_driver(vg_nvml *nv, int *failed)
 static void identity(vg_nvml *nv, unsigned int i, char *out, size_t len, int *failed)
 {
     char minor[FACT_LEN], arch[FACT_LEN], brand[FACT_LEN], cc[FACT_LEN];
-    unsigned int minor_number = 0, arch_code = 0;
-    int brand_code = 0, cc_major = 0, cc_minor = 0;
+    unsigned int minor_number = 0, arch_code = 0, brand_code = 0;
+    int cc_major = 0, cc_minor = 0;
     if (fact(vg_nvml_device_minor_number(nv, i, &minor_number), "cannot read the minor number", minor, sizeof minor,
              failed)) {
         snprintf(minor, sizeof minor, "%u", minor_number);

@@ -205,37 +205,35 @@ JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMigMode(JNI
     return int_pair(env, current, pending);
 }
 
+typedef vg_status (*uint_getter)(vg_nvml *, unsigned int, unsigned int *);
+
+/* an unsigned NVML value as a Java int: NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1 */
+static jint device_uint(JNIEnv *env, jlong handle, jint index, uint_getter getter)
+{
+    vg_nvml *nv = nvml_of(env, handle);
+    unsigned int value = 0;
+    if (nv == NULL || failed(env, getter(nv, (unsigned int) index, &value))) {
+        return 0;
+    }
+    return (jint) value;
+}
+
 JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMinorNumber(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
-    unsigned int minor = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_minor_number(nv, (unsigned int) index, &minor))) {
-        return 0;
-    }
-    return (jint) minor;
+    return device_uint(env, handle, index, vg_nvml_device_minor_number);
 }
 
 JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceArchitecture(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
-    unsigned int architecture = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_architecture(nv, (unsigned int) index, &architecture))) {
-        return 0;
-    }
-    return (jint) architecture; /* NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1 */
+    return device_uint(env, handle, index, vg_nvml_device_architecture);
 }
 
 JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceBrand(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
-    int brand = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_brand(nv, (unsigned int) index, &brand))) {
-        return 0;
-    }
-    return (jint) brand;
+    return device_uint(env, handle, index, vg_nvml_device_brand);
 }
 
 JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCudaComputeCapability(JNIEnv *env, jclass cls, jlong handle,
@@ -247,12 +245,7 @@ JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCudaCompute
     if (nv == NULL || failed(env, vg_nvml_device_cuda_compute_capability(nv, (unsigned int) index, &major, &minor))) {
         return NULL;
     }
-    jint values[2] = {(jint) major, (jint) minor};
-    jintArray out = (*env)->NewIntArray(env, 2);
-    if (out != NULL) {
-        (*env)->SetIntArrayRegion(env, out, 0, 2, values);
-    }
-    return out;
+    return int_pair(env, (unsigned int) major, (unsigned int) minor);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_systemDriverVersion(JNIEnv *env, jclass cls, jlong handle)
@@ -286,7 +279,7 @@ JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_architectureName(JN
 JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_brandName(JNIEnv *env, jclass cls, jint brand)
 {
     (void) cls;
-    return (*env)->NewStringUTF(env, vg_nvml_brand_name((int) brand));
+    return (*env)->NewStringUTF(env, vg_nvml_brand_name((unsigned int) brand));
 }
 
 JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetCreate(JNIEnv *env, jclass cls, jlong handle)

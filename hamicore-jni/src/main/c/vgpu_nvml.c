@@ -198,9 +198,14 @@ vg_status vg_nvml_device_count(vg_nvml *nv, unsigned int *count)
     return status(nv->device_count(count), FN_COUNT);
 }
 
-static vg_status device_handle(vg_nvml *nv, unsigned int index, nvml_device_t *device)
+/* the handle of GPU index for a call of the NVML function name: FUNCTION_NOT_FOUND for name when
+ * the loaded NVML lacks it (present == 0), else the status of the handle lookup */
+static vg_status device_for(vg_nvml *nv, unsigned int index, int present, const char *name, nvml_device_t *device)
 {
     *device = NULL;
+    if (!present) {
+        return missing(name);
+    }
     if (nv->device_handle == NULL) {
         return missing(FN_HANDLE);
     }
@@ -215,11 +220,8 @@ static vg_status device_string(vg_nvml *nv, unsigned int index, char *buf, size_
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, name);
     }
     buf[0] = '\0';
-    if (fn == NULL) {
-        return missing(name);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, fn != NULL, name, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -247,11 +249,8 @@ vg_status vg_nvml_device_pci_bus_id(vg_nvml *nv, unsigned int index, char *buf, 
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_PCI);
     }
     buf[0] = '\0';
-    if (nv->device_pci_info == NULL) {
-        return missing(FN_PCI);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_pci_info != NULL, FN_PCI, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -268,11 +267,8 @@ vg_status vg_nvml_device_pci_bus_id(vg_nvml *nv, unsigned int index, char *buf, 
 vg_status vg_nvml_device_memory(vg_nvml *nv, unsigned int index, vg_memory *out)
 {
     memset(out, 0, sizeof *out);
-    if (nv->device_memory == NULL) {
-        return missing(FN_MEMORY);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_memory != NULL, FN_MEMORY, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -292,11 +288,8 @@ vg_status vg_nvml_device_utilization(vg_nvml *nv, unsigned int index, unsigned i
 {
     *gpu_percent = 0;
     *memory_percent = 0;
-    if (nv->device_utilization == NULL) {
-        return missing(FN_UTILIZATION);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_utilization != NULL, FN_UTILIZATION, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -314,11 +307,8 @@ vg_status vg_nvml_device_mig_mode(vg_nvml *nv, unsigned int index, unsigned int 
 {
     *current = 0;
     *pending = 0;
-    if (nv->device_mig_mode == NULL) {
-        return missing(FN_MIG);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_mig_mode != NULL, FN_MIG, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -329,11 +319,8 @@ static vg_status device_uint(vg_nvml *nv, unsigned int index, unsigned int *out,
                              int (*fn)(nvml_device_t, unsigned int *), const char *name)
 {
     *out = 0;
-    if (fn == NULL) {
-        return missing(name);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, fn != NULL, name, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -355,23 +342,17 @@ vg_status vg_nvml_device_architecture(vg_nvml *nv, unsigned int index, unsigned 
     return device_uint(nv, index, architecture, nv->device_architecture, FN_ARCHITECTURE);
 }
 
-vg_status vg_nvml_device_brand(vg_nvml *nv, unsigned int index, int *brand)
+vg_status vg_nvml_device_brand(vg_nvml *nv, unsigned int index, unsigned int *brand)
 {
-    unsigned int value = 0;
-    vg_status s = device_uint(nv, index, &value, nv->device_brand, FN_BRAND);
-    *brand = value > INT_MAX ? -1 : (int) value;
-    return s;
+    return device_uint(nv, index, brand, nv->device_brand, FN_BRAND);
 }
 
 vg_status vg_nvml_device_cuda_compute_capability(vg_nvml *nv, unsigned int index, int *major, int *minor)
 {
     *major = 0;
     *minor = 0;
-    if (nv->device_compute_capability == NULL) {
-        return missing(FN_COMPUTE_CAPABILITY);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_compute_capability != NULL, FN_COMPUTE_CAPABILITY, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -439,11 +420,8 @@ vg_status vg_nvml_event_register_xid(vg_nvml *nv, vg_nvml_event_set *set, unsign
     if (set == NULL) {
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_REGISTER);
     }
-    if (nv->register_events == NULL) {
-        return missing(FN_REGISTER);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->register_events != NULL, FN_REGISTER, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -579,7 +557,7 @@ const char *vg_nvml_architecture_name(unsigned int architecture)
     }
 }
 
-const char *vg_nvml_brand_name(int brand)
+const char *vg_nvml_brand_name(unsigned int brand)
 {
     /* nvmlBrandType_t values (nvml.h NVML_BRAND_*); 11 is also the deprecated NVML_BRAND_NVIDIA_VGAMING */
     switch (brand) {

@@ -85,7 +85,7 @@ vg_status vg_nvml_device_mig_mode(vg_nvml *nvml, unsigned int index, unsigned in
  * nvmlDeviceArchitecture_t, brand an nvmlBrandType_t (names: vg_nvml_architecture_name/brand_name). */
 vg_status vg_nvml_device_minor_number(vg_nvml *nvml, unsigned int index, unsigned int *minor);
 vg_status vg_nvml_device_architecture(vg_nvml *nvml, unsigned int index, unsigned int *architecture);
-vg_status vg_nvml_device_brand(vg_nvml *nvml, unsigned int index, int *brand);
+vg_status vg_nvml_device_brand(vg_nvml *nvml, unsigned int index, unsigned int *brand);
 vg_status vg_nvml_device_cuda_compute_capability(vg_nvml *nvml, unsigned int index, int *major, int *minor);
 /* system-wide: the driver version as NVML prints it (e.g. "550.54.15"; buffer of
  * VG_NVML_DRIVER_VERSION_LEN bytes) and nvmlSystemGetCudaDriverVersion_v2's 1000*major + 10*minor */
@@ -111,7 +111,7 @@ int vg_numa_node(const char *sysfs_root, const char *bus_id);
 const char *vg_nvml_architecture_name(unsigned int architecture);
 /* NVML's brand name as go-nvlib spells it ("Tesla", "Quadro", "GeForce", "Nvidia", ...); "Unknown"
  * for NVML_BRAND_UNKNOWN and for codes this layer does not know */
-const char *vg_nvml_brand_name(int brand);
+const char *vg_nvml_brand_name(unsigned int brand);
 
 /* the nvmlReturn_t enumerator name, e.g. "NVML_ERROR_NOT_FOUND"; "NVML_ERROR_UNKNOWN_CODE" for others */
 const char *vg_nvml_code_name(int code);
