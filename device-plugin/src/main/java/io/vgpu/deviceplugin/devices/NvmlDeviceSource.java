@@ -57,7 +57,8 @@ public final class NvmlDeviceSource implements DeviceSource {
     @Override
     public List<GpuFacts> scan() {
         int count = nvml.deviceCount();
-        DriverInfo driver = new DriverInfo(bestEffort(NODE_WIDE, nvml::driverVersion),
+        // a blank version is as good as none (GpuDetails refuses blank values)
+        DriverInfo driver = new DriverInfo(bestEffort(NODE_WIDE, nvml::driverVersion).filter(v -> !v.isBlank()),
                 bestEffort(NODE_WIDE, nvml::cudaDriverVersion));
         List<GpuFacts> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -83,7 +84,7 @@ public final class NvmlDeviceSource implements DeviceSource {
         Optional<Integer> minor = bestEffort(index, () -> {
             OptionalInt n = nvml.minorNumber(index);
             return n.isPresent() ? Optional.of(n.getAsInt()) : Optional.empty();
-        });
+        }).filter(n -> n >= 0);
         return new GpuDetails(minor.map(OptionalInt::of).orElseGet(OptionalInt::empty),
                 bestEffort(index, () -> nvml.architecture(index)),
                 bestEffort(index, () -> nvml.brand(index)),

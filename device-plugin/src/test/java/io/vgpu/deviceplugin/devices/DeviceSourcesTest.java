@@ -125,6 +125,12 @@ class DeviceSourcesTest {
         nvml.failOn("nvmlSystemGetDriverVersion", -1, NvmlException.UNKNOWN);
         NvmlDeviceSource source = new NvmlDeviceSource(nvml, "nvml:fake");
         for (int scan = 0; scan < 2; scan++) {
+            if (scan == 1) {
+                // the driver query answers, but with nothing usable: unknown as well
+                nvml.clearFailures();
+                nvml.failOn("nvmlDeviceGetBrand", 0, NvmlException.GPU_IS_LOST);
+                nvml.setDriver(new DriverInfo(Optional.of(" "), Optional.of(new MajorMinor(12, 4))));
+            }
             assertThat(source.scan()).containsExactly(new GpuFacts("GPU-h", 0, "NVIDIA H100 80GB HBM3",
                     OptionalLong.of(80L << 30), OptionalInt.of(0), true, new GpuDetails(OptionalInt.of(2),
                     Optional.of("Hopper"), Optional.empty(), Optional.of("9.0"), Optional.empty(), Optional.of("12.4"))));
