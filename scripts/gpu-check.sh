@@ -15,7 +15,8 @@ gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$work/gpu-check" "$src/gpu_check_ma
 echo "== C path (dlopen NVML)"
 "$work/gpu-check" "$@"
 rc=$?
-jar=$(ls hamicore-jni/target/hamicore-jni-*.jar 2>/dev/null | grep -v sources | head -n 1)
+# the main jar only: the -tests jar (the build's vector support) sorts first and has no GpuCheck
+jar=$(ls hamicore-jni/target/hamicore-jni-*.jar 2>/dev/null | grep -vE -- '-(sources|tests|javadoc)\.jar$' | head -n 1)
 if command -v java >/dev/null && [ -n "$jar" ]; then
   nvml=""
   prev=""
