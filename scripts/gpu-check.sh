@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Lists the real GPUs of this machine (UUID, name, memory, NUMA, MIG, XID health) through the project's
-# own NVML code. Needs only gcc and the NVIDIA driver: no JDK, no Maven, no network. When `java` and
-# the built hamicore-jni jar are present it also runs the Java/JNI path the device plugin uses.
+# Lists the real GPUs of this machine (UUID, name, memory, NUMA, MIG, XID health, minor number,
+# architecture, brand, compute capability) and the driver/CUDA versions through the project's own NVML
+# code. Read-only: it never changes a GPU setting. Needs only gcc and the NVIDIA driver: no JDK, no
+# Maven, no network. When `java` and the built hamicore-jni jar are present it also runs the Java/JNI
+# path the device plugin uses.
 # Usage: scripts/gpu-check.sh [--nvml LIBRARY] [--sysfs ROOT] [--xid-wait-ms N]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,8 @@ gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$work/gpu-check" "$src/gpu_check_ma
 echo "== C path (dlopen NVML)"
 "$work/gpu-check" "$@"
 rc=$?
-jar=$(ls hamicore-jni/target/hamicore-jni-*.jar 2>/dev/null | grep -v sources | head -n 1)
+# the main jar only: the -tests jar (the build's vector support) sorts first and has no GpuCheck
+jar=$(ls hamicore-jni/target/hamicore-jni-*.jar 2>/dev/null | grep -vE -- '-(sources|tests|javadoc)\.jar$' | head -n 1)
 if command -v java >/dev/null && [ -n "$jar" ]; then
   nvml=""
   prev=""

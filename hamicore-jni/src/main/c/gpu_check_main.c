@@ -1,6 +1,8 @@
 /*
- * gpu-check: lists the GPUs NVML sees (index, UUID, name, memory, NUMA node, MIG mode, XID health)
- * through the same dlopen NVML layer the JNI library uses. Needs no JDK:
+ * gpu-check: lists the GPUs NVML sees (index, UUID, name, memory, NUMA node, MIG mode, XID health,
+ * device minor number, architecture, brand, compute capability) and the driver and CUDA versions,
+ * through the same dlopen NVML layer the JNI library uses. It only reads: it never changes a GPU
+ * setting. Needs no JDK:
  *
  *   gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o gpu-check gpu_check_main.c vgpu_nvml.c -ldl
  *
@@ -10,9 +12,11 @@
  *   --xid-wait-ms  how long to listen for XID events before reporting health (default 0: only
  *                  events already pending)
  *
- * Output: a header line, then one tab-separated line per GPU, then "gpus: N".
- * Exit status: 0 all GPUs listed and healthy or unknown; 1 NVML unusable or a device query
- * failed; 2 usage error; 3 some GPU reported a critical XID.
+ * Output: "driver: VERSION, cuda: MAJOR.MINOR", a header line, then one tab-separated line per GPU,
+ * then "gpus: N". A fact the driver does not know (NOT_SUPPORTED, or the function is missing from an
+ * older NVML) is printed as "unknown"; a fact whose query failed otherwise as "?".
+ * Exit status: 0 all GPUs listed and healthy or unknown; 1 NVML unusable or a query failed; 2 usage
+ * error; 3 some GPU reported a critical XID.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 
 #define MAX_GPUS 64
 #define HEALTH_LEN 96
+#define FACT_LEN 32
 
 /* XIDs caused by applications, not hardware; HAMi's device plugin ignores them */
 static const unsigned long long APPLICATION_XIDS[] = {13, 31, 43, 45, 68, 109};
@@ -122,6 +127,61 @@ static void check_health(vg_nvml *nv, gpu_state *gpus, unsigned int count, long 
     vg_nvml_event_set_free(nv, set);
 }
 
+/* 1 when a fact query answered; else fills text with "unknown" (the driver cannot tell) or "?" (failed) */
+static int fact(vg_status s, const char *what, char *text, size_t len, int *failed)
+{
+    if (s.code == VG_NVML_SUCCESS) {
+        return 1;
+    }
+    if (s.code == VG_NVML_ERROR_NOT_SUPPORTED || s.code == VG_NVML_ERROR_FUNCTION_NOT_FOUND) {
+        snprintf(text, len, "unknown");
+    } else {
+        report(what, s);
+        snprintf(text, len, "?");
+        *failed = 1;
+    }
+    return 0;
+}
+
+static void print_driver(vg_nvml *nv, int *failed)
+{
+    char version[VG_NVML_DRIVER_VERSION_LEN];
+    char cuda[FACT_LEN];
+    int encoded = 0;
+    fact(vg_nvml_system_driver_version(nv, version, sizeof version), "cannot read the driver version", version,
+         sizeof version, failed);
+    if (fact(vg_nvml_system_cuda_driver_version(nv, &encoded), "cannot read the CUDA driver version", cuda,
+             sizeof cuda, failed)) {
+        /* NVML encodes it as 1000 * major + 10 * minor */
+        snprintf(cuda, sizeof cuda, "%d.%d", encoded / 1000, encoded % 1000 / 10);
+    }
+    printf("driver: %s, cuda: %s\n", version, cuda);
+}
+
+/* minor number, architecture, brand and compute capability of GPU i, tab-separated, into out */
+static void identity(vg_nvml *nv, unsigned int i, char *out, size_t len, int *failed)
+{
+    char minor[FACT_LEN], arch[FACT_LEN], brand[FACT_LEN], cc[FACT_LEN];
+    unsigned int minor_number = 0, arch_code = 0, brand_code = 0;
+    int cc_major = 0, cc_minor = 0;
+    if (fact(vg_nvml_device_minor_number(nv, i, &minor_number), "cannot read the minor number", minor, sizeof minor,
+             failed)) {
+        snprintf(minor, sizeof minor, "%u", minor_number);
+    }
+    if (fact(vg_nvml_device_architecture(nv, i, &arch_code), "cannot read the architecture", arch, sizeof arch,
+             failed)) {
+        snprintf(arch, sizeof arch, "%s", vg_nvml_architecture_name(arch_code));
+    }
+    if (fact(vg_nvml_device_brand(nv, i, &brand_code), "cannot read the brand", brand, sizeof brand, failed)) {
+        snprintf(brand, sizeof brand, "%s", vg_nvml_brand_name(brand_code));
+    }
+    if (fact(vg_nvml_device_cuda_compute_capability(nv, i, &cc_major, &cc_minor),
+             "cannot read the compute capability", cc, sizeof cc, failed)) {
+        snprintf(cc, sizeof cc, "%d.%d", cc_major, cc_minor);
+    }
+    snprintf(out, len, "%s\t%s\t%s\t%s", minor, arch, brand, cc);
+}
+
 int main(int argc, char **argv)
 {
     const char *library = NULL;
@@ -176,7 +236,9 @@ int main(int argc, char **argv)
     }
     check_health(nv, gpus, count, wait_ms);
 
-    printf("INDEX\tUUID\tNAME\tMEMORY_TOTAL_MIB\tMEMORY_USED_MIB\tNUMA\tMIG\tHEALTH\n");
+    print_driver(nv, &failed);
+    /* the identity columns come last so that the older columns keep their positions */
+    printf("INDEX\tUUID\tNAME\tMEMORY_TOTAL_MIB\tMEMORY_USED_MIB\tNUMA\tMIG\tHEALTH\tMINOR\tARCH\tBRAND\tCC\n");
     int unhealthy = 0;
     for (unsigned int i = 0; i < count; i++) {
         char name[VG_NVML_NAME_LEN] = "?";
@@ -207,9 +269,11 @@ int main(int argc, char **argv)
             mig = "?";
             failed = 1;
         }
+        char ident[4 * FACT_LEN];
+        identity(nv, i, ident, sizeof ident, &failed);
         unhealthy |= gpus[i].unhealthy;
-        printf("%u\t%s\t%s\t%llu\t%llu\t%d\t%s\t%s\n", i, gpus[i].uuid[0] ? gpus[i].uuid : "?", name,
-               memory.total >> 20, memory.used >> 20, vg_numa_node(sysfs, bus_id), mig, gpus[i].health);
+        printf("%u\t%s\t%s\t%llu\t%llu\t%d\t%s\t%s\t%s\n", i, gpus[i].uuid[0] ? gpus[i].uuid : "?", name,
+               memory.total >> 20, memory.used >> 20, vg_numa_node(sysfs, bus_id), mig, gpus[i].health, ident);
     }
     printf("gpus: %u\n", count);
     vg_nvml_close(nv);

@@ -205,6 +205,83 @@ JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMigMode(JNI
     return int_pair(env, current, pending);
 }
 
+typedef vg_status (*uint_getter)(vg_nvml *, unsigned int, unsigned int *);
+
+/* an unsigned NVML value as a Java int: NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1 */
+static jint device_uint(JNIEnv *env, jlong handle, jint index, uint_getter getter)
+{
+    vg_nvml *nv = nvml_of(env, handle);
+    unsigned int value = 0;
+    if (nv == NULL || failed(env, getter(nv, (unsigned int) index, &value))) {
+        return 0;
+    }
+    return (jint) value;
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMinorNumber(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    return device_uint(env, handle, index, vg_nvml_device_minor_number);
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceArchitecture(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    return device_uint(env, handle, index, vg_nvml_device_architecture);
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceBrand(JNIEnv *env, jclass cls, jlong handle, jint index)
+{
+    (void) cls;
+    return device_uint(env, handle, index, vg_nvml_device_brand);
+}
+
+JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCudaComputeCapability(JNIEnv *env, jclass cls, jlong handle,
+                                                                                          jint index)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    int major = 0, minor = 0;
+    if (nv == NULL || failed(env, vg_nvml_device_cuda_compute_capability(nv, (unsigned int) index, &major, &minor))) {
+        return NULL;
+    }
+    return int_pair(env, (unsigned int) major, (unsigned int) minor);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_systemDriverVersion(JNIEnv *env, jclass cls, jlong handle)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    char buf[VG_NVML_DRIVER_VERSION_LEN];
+    if (nv == NULL || failed(env, vg_nvml_system_driver_version(nv, buf, sizeof buf))) {
+        return NULL;
+    }
+    return bytes_of(env, buf);
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_systemCudaDriverVersion(JNIEnv *env, jclass cls, jlong handle)
+{
+    (void) cls;
+    vg_nvml *nv = nvml_of(env, handle);
+    int version = 0;
+    if (nv == NULL || failed(env, vg_nvml_system_cuda_driver_version(nv, &version))) {
+        return 0;
+    }
+    return (jint) version;
+}
+
+JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_architectureName(JNIEnv *env, jclass cls, jint architecture)
+{
+    (void) cls;
+    return (*env)->NewStringUTF(env, vg_nvml_architecture_name((unsigned int) architecture));
+}
+
+JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_brandName(JNIEnv *env, jclass cls, jint brand)
+{
+    (void) cls;
+    return (*env)->NewStringUTF(env, vg_nvml_brand_name((unsigned int) brand));
+}
+
 JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetCreate(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;

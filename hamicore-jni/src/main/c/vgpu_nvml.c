@@ -53,6 +53,13 @@ struct vg_nvml {
     int (*device_utilization)(nvml_device_t, nvml_utilization_t *);
     int (*device_pci_info)(nvml_device_t, nvml_pci_info_t *);
     int (*device_mig_mode)(nvml_device_t, unsigned int *, unsigned int *);
+    int (*device_minor_number)(nvml_device_t, unsigned int *);
+    /* nvmlDeviceArchitecture_t is an unsigned int; nvmlBrandType_t an enum of int size, all >= 0 */
+    int (*device_architecture)(nvml_device_t, unsigned int *);
+    int (*device_brand)(nvml_device_t, unsigned int *);
+    int (*device_compute_capability)(nvml_device_t, int *, int *);
+    int (*driver_version)(char *, unsigned int);
+    int (*cuda_driver_version_v2)(int *);
     int (*event_set_create)(nvml_event_set_t *);
     int (*supported_event_types)(nvml_device_t, unsigned long long *);
     int (*register_events)(nvml_device_t, unsigned long long, nvml_event_set_t);
@@ -75,6 +82,12 @@ static const char FN_MEMORY[] = "nvmlDeviceGetMemoryInfo";
 static const char FN_UTILIZATION[] = "nvmlDeviceGetUtilizationRates";
 static const char FN_PCI[] = "nvmlDeviceGetPciInfo_v3";
 static const char FN_MIG[] = "nvmlDeviceGetMigMode";
+static const char FN_MINOR[] = "nvmlDeviceGetMinorNumber";
+static const char FN_ARCHITECTURE[] = "nvmlDeviceGetArchitecture";
+static const char FN_BRAND[] = "nvmlDeviceGetBrand";
+static const char FN_COMPUTE_CAPABILITY[] = "nvmlDeviceGetCudaComputeCapability";
+static const char FN_DRIVER_VERSION[] = "nvmlSystemGetDriverVersion";
+static const char FN_CUDA_DRIVER_VERSION[] = "nvmlSystemGetCudaDriverVersion_v2";
 static const char FN_EVENT_CREATE[] = "nvmlEventSetCreate";
 static const char FN_SUPPORTED_EVENTS[] = "nvmlDeviceGetSupportedEventTypes";
 static const char FN_REGISTER[] = "nvmlDeviceRegisterEvents";
@@ -133,6 +146,12 @@ vg_status vg_nvml_open(const char *library, vg_nvml **out, char *detail, size_t 
     RESOLVE(nv, device_utilization, FN_UTILIZATION);
     RESOLVE(nv, device_pci_info, FN_PCI);
     RESOLVE(nv, device_mig_mode, FN_MIG);
+    RESOLVE(nv, device_minor_number, FN_MINOR);
+    RESOLVE(nv, device_architecture, FN_ARCHITECTURE);
+    RESOLVE(nv, device_brand, FN_BRAND);
+    RESOLVE(nv, device_compute_capability, FN_COMPUTE_CAPABILITY);
+    RESOLVE(nv, driver_version, FN_DRIVER_VERSION);
+    RESOLVE(nv, cuda_driver_version_v2, FN_CUDA_DRIVER_VERSION);
     RESOLVE(nv, event_set_create, FN_EVENT_CREATE);
     RESOLVE(nv, supported_event_types, FN_SUPPORTED_EVENTS);
     RESOLVE(nv, register_events, FN_REGISTER);
@@ -179,9 +198,14 @@ vg_status vg_nvml_device_count(vg_nvml *nv, unsigned int *count)
     return status(nv->device_count(count), FN_COUNT);
 }
 
-static vg_status device_handle(vg_nvml *nv, unsigned int index, nvml_device_t *device)
+/* the handle of GPU index for a call of the NVML function name: FUNCTION_NOT_FOUND for name when
+ * the loaded NVML lacks it (present == 0), else the status of the handle lookup */
+static vg_status device_for(vg_nvml *nv, unsigned int index, int present, const char *name, nvml_device_t *device)
 {
     *device = NULL;
+    if (!present) {
+        return missing(name);
+    }
     if (nv->device_handle == NULL) {
         return missing(FN_HANDLE);
     }
@@ -196,11 +220,8 @@ static vg_status device_string(vg_nvml *nv, unsigned int index, char *buf, size_
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, name);
     }
     buf[0] = '\0';
-    if (fn == NULL) {
-        return missing(name);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, fn != NULL, name, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -228,11 +249,8 @@ vg_status vg_nvml_device_pci_bus_id(vg_nvml *nv, unsigned int index, char *buf, 
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_PCI);
     }
     buf[0] = '\0';
-    if (nv->device_pci_info == NULL) {
-        return missing(FN_PCI);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_pci_info != NULL, FN_PCI, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -249,11 +267,8 @@ vg_status vg_nvml_device_pci_bus_id(vg_nvml *nv, unsigned int index, char *buf, 
 vg_status vg_nvml_device_memory(vg_nvml *nv, unsigned int index, vg_memory *out)
 {
     memset(out, 0, sizeof *out);
-    if (nv->device_memory == NULL) {
-        return missing(FN_MEMORY);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_memory != NULL, FN_MEMORY, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -273,11 +288,8 @@ vg_status vg_nvml_device_utilization(vg_nvml *nv, unsigned int index, unsigned i
 {
     *gpu_percent = 0;
     *memory_percent = 0;
-    if (nv->device_utilization == NULL) {
-        return missing(FN_UTILIZATION);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_utilization != NULL, FN_UTILIZATION, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -295,15 +307,93 @@ vg_status vg_nvml_device_mig_mode(vg_nvml *nv, unsigned int index, unsigned int 
 {
     *current = 0;
     *pending = 0;
-    if (nv->device_mig_mode == NULL) {
-        return missing(FN_MIG);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->device_mig_mode != NULL, FN_MIG, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
     return status(nv->device_mig_mode(device, current, pending), FN_MIG);
+}
+
+static vg_status device_uint(vg_nvml *nv, unsigned int index, unsigned int *out,
+                             int (*fn)(nvml_device_t, unsigned int *), const char *name)
+{
+    *out = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, fn != NULL, name, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    unsigned int value = 0;
+    int rc = fn(device, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *out = value;
+    }
+    return status(rc, name);
+}
+
+vg_status vg_nvml_device_minor_number(vg_nvml *nv, unsigned int index, unsigned int *minor)
+{
+    return device_uint(nv, index, minor, nv->device_minor_number, FN_MINOR);
+}
+
+vg_status vg_nvml_device_architecture(vg_nvml *nv, unsigned int index, unsigned int *architecture)
+{
+    return device_uint(nv, index, architecture, nv->device_architecture, FN_ARCHITECTURE);
+}
+
+vg_status vg_nvml_device_brand(vg_nvml *nv, unsigned int index, unsigned int *brand)
+{
+    return device_uint(nv, index, brand, nv->device_brand, FN_BRAND);
+}
+
+vg_status vg_nvml_device_cuda_compute_capability(vg_nvml *nv, unsigned int index, int *major, int *minor)
+{
+    *major = 0;
+    *minor = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->device_compute_capability != NULL, FN_COMPUTE_CAPABILITY, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int cc_major = 0, cc_minor = 0;
+    int rc = nv->device_compute_capability(device, &cc_major, &cc_minor);
+    if (rc == VG_NVML_SUCCESS) {
+        *major = cc_major;
+        *minor = cc_minor;
+    }
+    return status(rc, FN_COMPUTE_CAPABILITY);
+}
+
+vg_status vg_nvml_system_driver_version(vg_nvml *nv, char *buf, size_t len)
+{
+    if (len == 0) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_DRIVER_VERSION);
+    }
+    buf[0] = '\0';
+    if (nv->driver_version == NULL) {
+        return missing(FN_DRIVER_VERSION);
+    }
+    int rc = nv->driver_version(buf, (unsigned int) (len > UINT_MAX ? UINT_MAX : len));
+    buf[len - 1] = '\0';
+    if (rc != VG_NVML_SUCCESS) {
+        buf[0] = '\0';
+    }
+    return status(rc, FN_DRIVER_VERSION);
+}
+
+vg_status vg_nvml_system_cuda_driver_version(vg_nvml *nv, int *version)
+{
+    *version = 0;
+    if (nv->cuda_driver_version_v2 == NULL) {
+        return missing(FN_CUDA_DRIVER_VERSION);
+    }
+    int value = 0;
+    int rc = nv->cuda_driver_version_v2(&value);
+    if (rc == VG_NVML_SUCCESS) {
+        *version = value;
+    }
+    return status(rc, FN_CUDA_DRIVER_VERSION);
 }
 
 vg_status vg_nvml_event_set_create(vg_nvml *nv, vg_nvml_event_set **out)
@@ -330,11 +420,8 @@ vg_status vg_nvml_event_register_xid(vg_nvml *nv, vg_nvml_event_set *set, unsign
     if (set == NULL) {
         return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_REGISTER);
     }
-    if (nv->register_events == NULL) {
-        return missing(FN_REGISTER);
-    }
     nvml_device_t device;
-    vg_status s = device_handle(nv, index, &device);
+    vg_status s = device_for(nv, index, nv->register_events != NULL, FN_REGISTER, &device);
     if (s.code != VG_NVML_SUCCESS) {
         return s;
     }
@@ -451,6 +538,47 @@ int vg_numa_node(const char *sysfs_root, const char *bus_id)
     fclose(f);
     /* the kernel writes -1 when the platform has no NUMA information */
     return node < 0 ? 0 : node;
+}
+
+const char *vg_nvml_architecture_name(unsigned int architecture)
+{
+    /* nvmlDeviceArchitecture_t values (nvml.h NVML_DEVICE_ARCH_*) */
+    switch (architecture) {
+    case 2: return "Kepler";
+    case 3: return "Maxwell";
+    case 4: return "Pascal";
+    case 5: return "Volta";
+    case 6: return "Turing";
+    case 7: return "Ampere";
+    case 8: return "Ada";
+    case 9: return "Hopper";
+    case 10: return "Blackwell";
+    default: return "Unknown";
+    }
+}
+
+const char *vg_nvml_brand_name(unsigned int brand)
+{
+    /* nvmlBrandType_t values (nvml.h NVML_BRAND_*); 11 is also the deprecated NVML_BRAND_NVIDIA_VGAMING */
+    switch (brand) {
+    case 1: return "Quadro";
+    case 2: return "Tesla";
+    case 3: return "NVS";
+    case 4: return "Grid";
+    case 5: return "GeForce";
+    case 6: return "Titan";
+    case 7: return "NvidiaVApps";
+    case 8: return "NvidiaVPC";
+    case 9: return "NvidiaVCS";
+    case 10: return "NvidiaVWS";
+    case 11: return "NvidiaCloudGaming";
+    case 12: return "QuadroRTX";
+    case 13: return "NvidiaRTX";
+    case 14: return "Nvidia";
+    case 15: return "GeForceRTX";
+    case 16: return "TitanRTX";
+    default: return "Unknown";
+    }
 }
 
 const char *vg_nvml_code_name(int code)

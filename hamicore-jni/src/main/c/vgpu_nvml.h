@@ -32,6 +32,8 @@
 #define VG_NVML_UUID_LEN 96
 #define VG_NVML_NAME_LEN 96
 #define VG_NVML_BUS_ID_LEN 32
+/* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
+#define VG_NVML_DRIVER_VERSION_LEN 80
 
 /* nvmlEventTypeXidCriticalError */
 #define VG_NVML_EVENT_XID_CRITICAL 0x0000000000000008ULL
@@ -78,6 +80,18 @@ vg_status vg_nvml_device_utilization(vg_nvml *nvml, unsigned int index, unsigned
 vg_status vg_nvml_device_mig_mode(vg_nvml *nvml, unsigned int index, unsigned int *current,
                                   unsigned int *pending);
 
+/* Identity facts an older driver may lack (FUNCTION_NOT_FOUND) or refuse (NOT_SUPPORTED); the
+ * callers decide that such a fact is "unknown". Raw NVML values: architecture is an
+ * nvmlDeviceArchitecture_t, brand an nvmlBrandType_t (names: vg_nvml_architecture_name/brand_name). */
+vg_status vg_nvml_device_minor_number(vg_nvml *nvml, unsigned int index, unsigned int *minor);
+vg_status vg_nvml_device_architecture(vg_nvml *nvml, unsigned int index, unsigned int *architecture);
+vg_status vg_nvml_device_brand(vg_nvml *nvml, unsigned int index, unsigned int *brand);
+vg_status vg_nvml_device_cuda_compute_capability(vg_nvml *nvml, unsigned int index, int *major, int *minor);
+/* system-wide: the driver version as NVML prints it (e.g. "550.54.15"; buffer of
+ * VG_NVML_DRIVER_VERSION_LEN bytes) and nvmlSystemGetCudaDriverVersion_v2's 1000*major + 10*minor */
+vg_status vg_nvml_system_driver_version(vg_nvml *nvml, char *buf, size_t len);
+vg_status vg_nvml_system_cuda_driver_version(vg_nvml *nvml, int *version);
+
 vg_status vg_nvml_event_set_create(vg_nvml *nvml, vg_nvml_event_set **out);
 /* registers XidCriticalError for device index; NOT_SUPPORTED when the device cannot report it */
 vg_status vg_nvml_event_register_xid(vg_nvml *nvml, vg_nvml_event_set *set, unsigned int index);
@@ -91,6 +105,13 @@ void vg_pci_sysfs_name(const char *bus_id, char *out, size_t len);
 /* <sysfs_root>/bus/pci/devices/<sysfs name>/numa_node; missing, unreadable or negative -> 0.
  * sysfs_root NULL or "" means "/sys". */
 int vg_numa_node(const char *sysfs_root, const char *bus_id);
+
+/* NVML's architecture name ("Kepler" ... "Blackwell"); "Unknown" for NVML_DEVICE_ARCH_UNKNOWN and
+ * for codes this layer does not know (newer or non-server parts) */
+const char *vg_nvml_architecture_name(unsigned int architecture);
+/* NVML's brand name as go-nvlib spells it ("Tesla", "Quadro", "GeForce", "Nvidia", ...); "Unknown"
+ * for NVML_BRAND_UNKNOWN and for codes this layer does not know */
+const char *vg_nvml_brand_name(unsigned int brand);
 
 /* the nvmlReturn_t enumerator name, e.g. "NVML_ERROR_NOT_FOUND"; "NVML_ERROR_UNKNOWN_CODE" for others */
 const char *vg_nvml_code_name(int code);

@@ -8,9 +8,21 @@
  *   init_error CODE                       nvmlInit_v2 returns CODE
  *   gpu UUID BUSID TOTAL USED MIG UTILGPU UTILMEM NAME...
  *                                         one GPU (MIG: -1 unsupported, 0 off, 1 on)
+ *   facts INDEX MINOR ARCH BRAND CCMAJOR CCMINOR
+ *                                         identity of the GPU at INDEX (after its gpu line): minor
+ *                                         number, raw nvmlDeviceArchitecture_t and nvmlBrandType_t
+ *                                         codes, compute capability. Without it: minor = index,
+ *                                         NVML_DEVICE_ARCH_UNKNOWN, NVML_BRAND_UNKNOWN, and the
+ *                                         compute capability answers NOT_SUPPORTED
+ *   driver VERSION CUDA                   nvmlSystemGetDriverVersion / ..._CudaDriverVersion_v2
+ *                                         (default 550.54.15 12040)
  *   fail FUNCTION INDEX CODE              FUNCTION returns CODE for device INDEX (-1: any device,
  *                                         or calls without a device)
- * Without a .conf file there are two default GPUs.
+ * Without a .conf file there are two default GPUs (an A100 and a V100 with their real facts).
+ *
+ * Built twice: compiled with -DFAKE_NVML_LEGACY the library lacks the identity symbols
+ * (nvmlDeviceGetMinorNumber, ...Architecture, ...Brand, ...CudaComputeCapability,
+ * nvmlSystemGetDriverVersion, nvmlSystemGetCudaDriverVersion_v2), like a driver too old to have them.
  *
  * XID injection: write "INDEX XID" to "<library path>.xid" (atomically: write elsewhere, rename);
  * a waiting nvmlEventSetWait_v2 consumes the file and reports XID for device INDEX (-1: no device).
@@ -39,6 +51,9 @@
 #define EVENT_DOUBLE_BIT_ECC 0x2ULL
 #define EVENT_XID_CRITICAL 0x8ULL
 
+#define ARCH_UNKNOWN 0xffffffffu
+#define BRAND_UNKNOWN 0
+
 typedef int nvmlReturn_t;
 
 struct nvmlDevice_st {
@@ -51,6 +66,12 @@ struct nvmlDevice_st {
     int mig;
     unsigned int util_gpu;
     unsigned int util_mem;
+    unsigned int minor;
+    unsigned int arch;
+    int brand;
+    int has_cc; /* 0: the compute capability answers NOT_SUPPORTED */
+    int cc_major;
+    int cc_minor;
 };
 typedef struct nvmlDevice_st *nvmlDevice_t;
 
@@ -93,6 +114,8 @@ static struct nvmlDevice_st devices[MAX_DEVICES];
 static unsigned int device_count;
 static int init_refs;
 static int init_error;
+static char driver_version[80];
+static int cuda_driver_version;
 static struct {
     char function[64];
     int index;
@@ -129,6 +152,23 @@ static void add_gpu(const char *uuid, const char *bus_id, unsigned long long tot
     d->mig = mig;
     d->util_gpu = util_gpu;
     d->util_mem = util_mem;
+    d->minor = d->index;
+    d->arch = ARCH_UNKNOWN;
+    d->brand = BRAND_UNKNOWN;
+}
+
+static void set_facts(unsigned int index, unsigned int minor, unsigned int arch, int brand, int cc_major, int cc_minor)
+{
+    if (index >= device_count) {
+        return;
+    }
+    struct nvmlDevice_st *d = &devices[index];
+    d->minor = minor;
+    d->arch = arch;
+    d->brand = brand;
+    d->has_cc = 1;
+    d->cc_major = cc_major;
+    d->cc_minor = cc_minor;
 }
 
 static void load_config(void)
@@ -138,25 +178,35 @@ static void load_config(void)
     device_count = 0;
     rule_count = 0;
     init_error = 0;
+    snprintf(driver_version, sizeof driver_version, "550.54.15");
+    cuda_driver_version = 12040;
     own_path(path, sizeof path);
     snprintf(conf, sizeof conf, "%s.conf", path);
     FILE *f = fopen(conf, "r");
     if (f == NULL) {
         add_gpu("GPU-11111111-2222-3333-4444-555555555555", "00000000:3B:00.0", 42949672960ULL, 1073741824ULL,
                 0, 10, 5, "NVIDIA A100-SXM4-40GB");
+        set_facts(0, 0, 7, 14, 8, 0);   /* Ampere, Nvidia, 8.0 */
         add_gpu("GPU-66666666-7777-8888-9999-000000000000", "00000000:86:00.0", 34359738368ULL, 0ULL,
                 -1, 0, 0, "Tesla V100-PCIE-32GB");
+        set_facts(1, 1, 5, 2, 7, 0);    /* Volta, Tesla, 7.0 */
         return;
     }
     char line[512];
     while (fgets(line, sizeof line, f) != NULL) {
         line[strcspn(line, "\r\n")] = '\0';
-        char uuid[96], bus[32], function[64];
+        char uuid[96], bus[32], function[64], version[80];
         unsigned long long total, used;
-        int mig, index, code, offset = 0;
-        unsigned int util_gpu, util_mem;
+        int mig, index, code, offset = 0, brand, cc_major, cc_minor;
+        unsigned int util_gpu, util_mem, minor, arch;
         if (sscanf(line, "init_error %d", &code) == 1) {
             init_error = code;
+        } else if (sscanf(line, "facts %d %u %u %d %d %d", &index, &minor, &arch, &brand, &cc_major, &cc_minor) == 6
+                   && index >= 0) {
+            set_facts((unsigned int) index, minor, arch, brand, cc_major, cc_minor);
+        } else if (sscanf(line, "driver %79s %d", version, &code) == 2) {
+            snprintf(driver_version, sizeof driver_version, "%s", version);
+            cuda_driver_version = code;
         } else if (sscanf(line, "gpu %95s %31s %llu %llu %d %u %u %n", uuid, bus, &total, &used, &mig, &util_gpu,
                           &util_mem, &offset) == 7 && offset > 0) {
             add_gpu(uuid, bus, total, used, mig, util_gpu, util_mem, line + offset);
@@ -186,7 +236,8 @@ static int enter(const char *function, nvmlDevice_t device)
     if (init_refs <= 0) {
         return ERROR_UNINITIALIZED;
     }
-    if (device == NULL && strcmp(function, "nvmlDeviceGetCount_v2") != 0 && strncmp(function, "nvmlEvent", 9) != 0) {
+    if (device == NULL && strcmp(function, "nvmlDeviceGetCount_v2") != 0 && strncmp(function, "nvmlEvent", 9) != 0
+        && strncmp(function, "nvmlSystem", 10) != 0) {
         return ERROR_INVALID_ARGUMENT;
     }
     return rule(function, device != NULL ? (int) device->index : -1);
@@ -317,6 +368,71 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *current, un
     *pending = (unsigned int) device->mig;
     return SUCCESS;
 }
+
+#ifndef FAKE_NVML_LEGACY
+nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device, unsigned int *minor)
+{
+    int rc = enter("nvmlDeviceGetMinorNumber", device);
+    if (rc == SUCCESS) {
+        *minor = device->minor;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device, unsigned int *arch)
+{
+    int rc = enter("nvmlDeviceGetArchitecture", device);
+    if (rc == SUCCESS) {
+        *arch = device->arch;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, int *brand)
+{
+    int rc = enter("nvmlDeviceGetBrand", device);
+    if (rc == SUCCESS) {
+        *brand = device->brand;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
+{
+    int rc = enter("nvmlDeviceGetCudaComputeCapability", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (!device->has_cc) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    *major = device->cc_major;
+    *minor = device->cc_minor;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
+{
+    int rc = enter("nvmlSystemGetDriverVersion", NULL);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (strlen(driver_version) + 1 > length) {
+        return ERROR_INSUFFICIENT_SIZE;
+    }
+    memcpy(version, driver_version, strlen(driver_version) + 1);
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version)
+{
+    int rc = enter("nvmlSystemGetCudaDriverVersion_v2", NULL);
+    if (rc == SUCCESS) {
+        *version = cuda_driver_version;
+    }
+    return rc;
+}
+#endif
 
 nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set)
 {

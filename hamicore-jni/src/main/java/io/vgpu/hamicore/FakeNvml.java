@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * of GPUs, adjustable memory use and utilisation, injectable NVML failures and XID events. Same
  * contract as {@link NativeNvml}, including the error codes and function names it reports, so
  * code tested against it behaves the same against the real library. Thread-safe.
+ *
+ * <p>The identity facts come from each {@link GpuInfo} (its empty facts are unknown, as from an
+ * older driver) and from {@link #setDriver(DriverInfo)} (default {@link DriverInfo#UNKNOWN}). An
+ * injected NOT_SUPPORTED or FUNCTION_NOT_FOUND on a fact's function makes that fact empty, as
+ * {@link NativeNvml} does.
  */
 public final class FakeNvml implements Nvml {
 
@@ -25,15 +31,14 @@ public final class FakeNvml implements Nvml {
     private final Map<Integer, Utilization> utilization = new ConcurrentHashMap<>();
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
     private final List<FakeEventSet> eventSets = new CopyOnWriteArrayList<>();
+    private volatile DriverInfo driver = DriverInfo.UNKNOWN;
     private volatile boolean closed;
 
     private FakeNvml(List<GpuInfo> gpus) {
         List<GpuInfo> indexed = new ArrayList<>();
         for (int i = 0; i < gpus.size(); i++) {
-            GpuInfo g = gpus.get(i);
             // the list position is the NVML index, whatever the record says
-            indexed.add(new GpuInfo(i, g.uuid(), g.name(), g.memoryTotalBytes(), g.memoryUsedBytes(),
-                    g.pciBusId(), g.numaNode(), g.migEnabled()));
+            indexed.add(gpus.get(i).atIndex(i));
         }
         this.gpus = List.copyOf(indexed);
     }
@@ -60,10 +65,15 @@ public final class FakeNvml implements Nvml {
         utilization.put(index, rates);
     }
 
+    /** Sets the driver facts reported from now on ({@link #driverVersion()}, {@link #cudaDriverVersion()}). */
+    public void setDriver(DriverInfo info) {
+        driver = info == null ? DriverInfo.UNKNOWN : info;
+    }
+
     /**
      * Makes {@code function} fail with {@code returnCode} for device {@code index} (-1: for every
      * device, and for calls without a device such as {@code nvmlDeviceGetCount_v2},
-     * {@code nvmlEventSetCreate} and {@code nvmlEventSetWait_v2}). Function names are NVML's, as
+     * {@code nvmlSystemGetDriverVersion}, {@code nvmlEventSetCreate} and {@code nvmlEventSetWait_v2}). Function names are NVML's, as
      * listed on the {@link Nvml} methods.
      */
     public void failOn(String function, int index, int returnCode) {
@@ -133,6 +143,42 @@ public final class FakeNvml implements Nvml {
     public MigMode migMode(int index) {
         boolean on = gpu(index, "nvmlDeviceGetMigMode").migEnabled();
         return new MigMode(on, on);
+    }
+
+    @Override
+    public OptionalInt minorNumber(int index) {
+        return NvmlOptional.unlessUnsupportedInt(() -> gpu(index, "nvmlDeviceGetMinorNumber").minorNumber());
+    }
+
+    @Override
+    public Optional<String> architecture(int index) {
+        return NvmlOptional.unlessUnsupported(() -> gpu(index, "nvmlDeviceGetArchitecture").architecture());
+    }
+
+    @Override
+    public Optional<String> brand(int index) {
+        return NvmlOptional.unlessUnsupported(() -> gpu(index, "nvmlDeviceGetBrand").brand());
+    }
+
+    @Override
+    public Optional<MajorMinor> cudaComputeCapability(int index) {
+        return NvmlOptional.unlessUnsupported(() -> gpu(index, "nvmlDeviceGetCudaComputeCapability").cudaComputeCapability());
+    }
+
+    @Override
+    public Optional<String> driverVersion() {
+        return NvmlOptional.unlessUnsupported(() -> {
+            check("nvmlSystemGetDriverVersion", -1);
+            return driver.version();
+        });
+    }
+
+    @Override
+    public Optional<MajorMinor> cudaDriverVersion() {
+        return NvmlOptional.unlessUnsupported(() -> {
+            check("nvmlSystemGetCudaDriverVersion_v2", -1);
+            return driver.cudaVersion();
+        });
     }
 
     @Override

@@ -37,6 +37,30 @@ final class NativeBridge {
     /** {current, pending}; NOT_SUPPORTED surfaces as an exception. */
     static native int[] deviceMigMode(long nvml, int index);
 
+    /** nvmlDeviceGetMinorNumber: N of {@code /dev/nvidiaN}. */
+    static native int deviceMinorNumber(long nvml, int index);
+
+    /** Raw {@code nvmlDeviceArchitecture_t}; NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1. */
+    static native int deviceArchitecture(long nvml, int index);
+
+    /** Raw {@code nvmlBrandType_t}. */
+    static native int deviceBrand(long nvml, int index);
+
+    /** {major, minor} of nvmlDeviceGetCudaComputeCapability. */
+    static native int[] deviceCudaComputeCapability(long nvml, int index);
+
+    /** UTF-8 bytes of nvmlSystemGetDriverVersion, e.g. {@code 550.54.15}. */
+    static native byte[] systemDriverVersion(long nvml);
+
+    /** nvmlSystemGetCudaDriverVersion_v2: 1000 * major + 10 * minor, e.g. 12040. */
+    static native int systemCudaDriverVersion(long nvml);
+
+    /** The name of an architecture code ({@code vg_nvml_architecture_name}); "Unknown" for codes it does not know. */
+    static native String architectureName(int architecture);
+
+    /** The name of a brand code ({@code vg_nvml_brand_name}); "Unknown" for codes it does not know. */
+    static native String brandName(int brand);
+
     static native long eventSetCreate(long nvml);
 
     static native void eventRegisterXid(long nvml, long set, int index);

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -99,19 +101,49 @@ public final class NativeNvml implements Nvml {
 
     @Override
     public MigMode migMode(int index) {
-        return call(() -> {
-            try {
-                int[] mode = NativeBridge.deviceMigMode(handle, index);
-                return new MigMode(mode[0] != 0, mode[1] != 0);
-            } catch (NvmlException e) {
-                // GPUs (and drivers) without MIG answer NOT_SUPPORTED / lack the symbol: MIG is off
-                if (e.returnCode() == NvmlException.NOT_SUPPORTED
-                        || e.returnCode() == NvmlException.FUNCTION_NOT_FOUND) {
-                    return MigMode.DISABLED;
-                }
-                throw e;
-            }
-        });
+        // GPUs (and drivers) without MIG answer NOT_SUPPORTED / lack the symbol: MIG is off
+        return call(() -> NvmlOptional.unlessUnsupported(() -> {
+            int[] mode = NativeBridge.deviceMigMode(handle, index);
+            return Optional.of(new MigMode(mode[0] != 0, mode[1] != 0));
+        })).orElse(MigMode.DISABLED);
+    }
+
+    @Override
+    public OptionalInt minorNumber(int index) {
+        return call(() -> NvmlOptional.unlessUnsupportedInt(
+                () -> OptionalInt.of(NativeBridge.deviceMinorNumber(handle, index))));
+    }
+
+    @Override
+    public Optional<String> architecture(int index) {
+        return call(() -> NvmlOptional.unlessUnsupported(
+                () -> Optional.of(NativeBridge.architectureName(NativeBridge.deviceArchitecture(handle, index)))));
+    }
+
+    @Override
+    public Optional<String> brand(int index) {
+        return call(() -> NvmlOptional.unlessUnsupported(
+                () -> Optional.of(NativeBridge.brandName(NativeBridge.deviceBrand(handle, index)))));
+    }
+
+    @Override
+    public Optional<MajorMinor> cudaComputeCapability(int index) {
+        return call(() -> NvmlOptional.unlessUnsupported(() -> {
+            int[] cc = NativeBridge.deviceCudaComputeCapability(handle, index);
+            return Optional.of(new MajorMinor(cc[0], cc[1]));
+        }));
+    }
+
+    @Override
+    public Optional<String> driverVersion() {
+        return call(() -> NvmlOptional.unlessUnsupported(
+                () -> Optional.of(text(NativeBridge.systemDriverVersion(handle)))));
+    }
+
+    @Override
+    public Optional<MajorMinor> cudaDriverVersion() {
+        return call(() -> NvmlOptional.unlessUnsupported(
+                () -> Optional.of(MajorMinor.fromCudaVersion(NativeBridge.systemCudaDriverVersion(handle)))));
     }
 
     @Override

@@ -2,10 +2,14 @@ package io.vgpu.hamicore;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The NVML operations the node side needs: device enumeration and identity, memory, utilisation,
- * topology (PCI bus id → NUMA node), MIG mode, and XID events for health.
+ * topology (PCI bus id → NUMA node), MIG mode, XID events for health, and the identity facts a DRA
+ * driver publishes (device minor number, architecture, brand, compute capability, driver and CUDA
+ * versions).
  *
  * <p><b>Blocking contract.</b> Every method blocks the calling thread for the duration of the
  * native call (tens of microseconds to, for a busy or wedged driver, seconds);
@@ -16,6 +20,14 @@ import java.util.List;
  * <p><b>Errors.</b> Every failure is an {@link NvmlException} carrying NVML's return code and the
  * failing function; a missing library or driver fails at open time
  * ({@link NativeNvml#open(NvmlConfig)}), a missing GPU with the code of the handle lookup.
+ *
+ * <p><b>Facts an older driver may not know.</b> {@link #minorNumber}, {@link #architecture},
+ * {@link #brand}, {@link #cudaComputeCapability}, {@link #driverVersion} and
+ * {@link #cudaDriverVersion} answer <em>empty</em> ("unknown") when NVML answers NOT_SUPPORTED or
+ * the loaded NVML lacks the function ({@link NvmlException#unsupported()}); so does
+ * {@link #migMode} with {@link MigMode#DISABLED}. Such a fact never fails {@link #describe} or
+ * {@link #describeDriver}. Every other failure (a lost GPU, a bad index, a closed handle) throws as
+ * usual.
  *
  * <p><b>Threading.</b> Implementations are thread-safe. After {@link #close()} every method
  * throws {@link NvmlException} with code {@link NvmlException#UNINITIALIZED}.
@@ -53,6 +65,42 @@ public interface Nvml extends AutoCloseable {
     MigMode migMode(int index);
 
     /**
+     * Minor number of the GPU's device node {@code /dev/nvidia<minor>} ({@code nvmlDeviceGetMinorNumber});
+     * empty when unknown. Not always equal to the NVML index.
+     */
+    OptionalInt minorNumber(int index);
+
+    /**
+     * Architecture ({@code nvmlDeviceGetArchitecture}) by NVML's name: {@code Kepler}, {@code Maxwell},
+     * {@code Pascal}, {@code Volta}, {@code Turing}, {@code Ampere}, {@code Ada}, {@code Hopper},
+     * {@code Blackwell}; {@code Unknown} for NVML's own "unknown" and for codes this library does not
+     * know. Empty when the driver cannot be asked.
+     */
+    Optional<String> architecture(int index);
+
+    /**
+     * Brand ({@code nvmlDeviceGetBrand}) by NVML's name as NVIDIA's go-nvlib spells it: {@code Quadro},
+     * {@code Tesla}, {@code NVS}, {@code Grid}, {@code GeForce}, {@code Titan}, {@code NvidiaVApps},
+     * {@code NvidiaVPC}, {@code NvidiaVCS}, {@code NvidiaVWS}, {@code NvidiaCloudGaming},
+     * {@code QuadroRTX}, {@code NvidiaRTX}, {@code Nvidia}, {@code GeForceRTX}, {@code TitanRTX};
+     * {@code Unknown} for NVML's own "unknown" and for codes this library does not know. Empty when
+     * the driver cannot be asked.
+     */
+    Optional<String> brand(int index);
+
+    /** CUDA compute capability ({@code nvmlDeviceGetCudaComputeCapability}), e.g. 9.0; empty when unknown. */
+    Optional<MajorMinor> cudaComputeCapability(int index);
+
+    /** Driver version ({@code nvmlSystemGetDriverVersion}) as NVML prints it, e.g. {@code 550.54.15}; empty when unknown. */
+    Optional<String> driverVersion();
+
+    /**
+     * Newest CUDA version the driver supports ({@code nvmlSystemGetCudaDriverVersion_v2}, 12040 → 12.4);
+     * empty when unknown.
+     */
+    Optional<MajorMinor> cudaDriverVersion();
+
+    /**
      * Creates an event set and registers {@code nvmlEventTypeXidCriticalError} for each of the
      * given device indices. A device whose registration fails (including {@code NOT_SUPPORTED})
      * is reported in {@link XidEventSet#failedDevices()} instead of failing the whole call, so the
@@ -66,11 +114,20 @@ public interface Nvml extends AutoCloseable {
     @Override
     void close();
 
-    /** Everything {@link GpuInfo} holds for one GPU; propagates the first failing call. */
+    /**
+     * Everything {@link GpuInfo} holds for one GPU; propagates the first failing call. Facts the
+     * driver does not know are empty in the result, never a failure (see the class contract).
+     */
     default GpuInfo describe(int index) {
         MemoryInfo memory = memory(index);
         return new GpuInfo(index, uuid(index), name(index), memory.totalBytes(), memory.usedBytes(),
-                pciBusId(index), numaNode(index), migMode(index).enabled());
+                pciBusId(index), numaNode(index), migMode(index).enabled(), minorNumber(index),
+                architecture(index), brand(index), cudaComputeCapability(index));
+    }
+
+    /** The node-wide driver facts; unknown ones are empty, other failures propagate. */
+    default DriverInfo describeDriver() {
+        return new DriverInfo(driverVersion(), cudaDriverVersion());
     }
 
     /** {@link #describe(int)} for every GPU, in index order. */

@@ -68,6 +68,15 @@ public final class NvmlException extends RuntimeException {
                 || (returnCode == FUNCTION_NOT_FOUND && function.startsWith("nvmlInit"));
     }
 
+    /**
+     * True when this call is not available here: NVML answered NOT_SUPPORTED, or the loaded NVML
+     * (an older driver) lacks the function. The {@link Nvml} facts that an older driver may not know
+     * turn exactly this into "unknown".
+     */
+    public boolean unsupported() {
+        return returnCode == NOT_SUPPORTED || returnCode == FUNCTION_NOT_FOUND;
+    }
+
     private static String message(int code, String function, String detail) {
         String text = function + " failed: " + codeName(code) + " (" + code + ")";
         return detail == null || detail.isEmpty() ? text : text + ": " + detail;

@@ -28,8 +28,9 @@ class GpuCheckScriptTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("== C path (dlopen NVML)", "GPU-11111111-2222-3333-4444-555555555555",
-                "NVIDIA A100-SXM4-40GB\t40960\t1024", "healthy", "gpus: 2");
+        assertThat(out).contains("== C path (dlopen NVML)", "driver: 550.54.15, cuda: 12.4",
+                "GPU-11111111-2222-3333-4444-555555555555", "NVIDIA A100-SXM4-40GB\t40960\t1024", "healthy",
+                "\t0\tAmpere\tNvidia\t8.0\n", "\t1\tVolta\tTesla\t7.0\n", "gpus: 2");
     }
 
     @Test

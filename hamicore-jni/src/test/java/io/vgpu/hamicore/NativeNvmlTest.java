@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,8 +20,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import static io.vgpu.hamicore.FakeNvmlLibrary.A100;
+import static io.vgpu.hamicore.FakeNvmlLibrary.A100_FACTS_0;
 import static io.vgpu.hamicore.FakeNvmlLibrary.T4;
+import static io.vgpu.hamicore.FakeNvmlLibrary.T4_FACTS_2;
 import static io.vgpu.hamicore.FakeNvmlLibrary.V100;
+import static io.vgpu.hamicore.FakeNvmlLibrary.V100_FACTS_1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -36,17 +40,101 @@ class NativeNvmlTest {
     }
 
     @Test
-    void describesEveryGpuIncludingNumaFromSysfsAndMigMode() throws IOException {
-        try (NativeNvml nvml = open(A100, V100, T4)) {
+    void describesEveryGpuIncludingNumaFromSysfsMigModeAndIdentity() throws IOException {
+        try (NativeNvml nvml = open(A100, V100, T4, A100_FACTS_0, V100_FACTS_1, T4_FACTS_2)) {
+            assertThat(nvml.describeAll()).containsExactly(
+                    new GpuInfo(0, "GPU-aaaaaaaa-0000-0000-0000-000000000001", "NVIDIA A100-SXM4-40GB",
+                            42949672960L, 1073741824L, "00000000:3B:00.0", 1, true,
+                            OptionalInt.of(4), Optional.of("Ampere"), Optional.of("Nvidia"), Optional.of(new MajorMinor(8, 0))),
+                    // numa_node holds -1: no NUMA information, reported as 0; MIG NOT_SUPPORTED: off
+                    new GpuInfo(1, "GPU-bbbbbbbb-0000-0000-0000-000000000002", "Tesla V100-PCIE-32GB",
+                            34359738368L, 0, "00000000:86:00.0", 0, false,
+                            OptionalInt.of(0), Optional.of("Volta"), Optional.of("Tesla"), Optional.of(new MajorMinor(7, 0))),
+                    // no numa_node file at all: 0
+                    new GpuInfo(2, "GPU-cccccccc-0000-0000-0000-000000000003", "Tesla T4",
+                            16106127360L, 2147483648L, "00000001:AF:00.0", 0, false,
+                            OptionalInt.of(2), Optional.of("Turing"), Optional.of("Tesla"), Optional.of(new MajorMinor(7, 5))));
+        }
+    }
+
+    @Test
+    void reportsTheDriverAndCudaVersionsNodeWide() throws IOException {
+        try (NativeNvml nvml = open(A100, "driver 535.104.05 12020")) {
+            assertThat(nvml.driverVersion()).contains("535.104.05");
+            assertThat(nvml.cudaDriverVersion()).contains(new MajorMinor(12, 2));
+            assertThat(nvml.describeDriver()).isEqualTo(
+                    new DriverInfo(Optional.of("535.104.05"), Optional.of(new MajorMinor(12, 2))));
+        }
+    }
+
+    @Test
+    void nvmlsOwnUnknownArchitectureAndBrandAreNamedUnknown() throws IOException {
+        // a gpu line without a facts line: NVML_DEVICE_ARCH_UNKNOWN, NVML_BRAND_UNKNOWN, compute capability NOT_SUPPORTED
+        try (NativeNvml nvml = open(V100, A100, "facts 1 3 42 99 9 0")) {
+            assertThat(nvml.architecture(0)).contains("Unknown");
+            assertThat(nvml.brand(0)).contains("Unknown");
+            assertThat(nvml.minorNumber(0)).hasValue(0);
+            assertThat(nvml.cudaComputeCapability(0)).isEmpty();
+            // codes newer than this library: named Unknown, not a failure
+            assertThat(nvml.architecture(1)).contains("Unknown");
+            assertThat(nvml.brand(1)).contains("Unknown");
+            assertThat(nvml.minorNumber(1)).hasValue(3);
+            assertThat(nvml.cudaComputeCapability(1)).contains(new MajorMinor(9, 0));
+        }
+    }
+
+    static Stream<Arguments> architectureNames() {
+        return Stream.of(Arguments.of(2, "Kepler"), Arguments.of(3, "Maxwell"), Arguments.of(4, "Pascal"),
+                Arguments.of(5, "Volta"), Arguments.of(6, "Turing"), Arguments.of(7, "Ampere"), Arguments.of(8, "Ada"),
+                Arguments.of(9, "Hopper"), Arguments.of(10, "Blackwell"), Arguments.of(0, "Unknown"),
+                Arguments.of(1, "Unknown"), Arguments.of(11, "Unknown"), Arguments.of(-1, "Unknown"));
+    }
+
+    @ParameterizedTest(name = "architecture {0} is {1}")
+    @MethodSource("architectureNames")
+    void architectureCodesHaveNvmlsNames(int code, String name) {
+        NativeLibrary.load();
+        assertThat(NativeBridge.architectureName(code)).isEqualTo(name);
+    }
+
+    static Stream<Arguments> brandNames() {
+        return Stream.of(Arguments.of(0, "Unknown"), Arguments.of(1, "Quadro"), Arguments.of(2, "Tesla"),
+                Arguments.of(3, "NVS"), Arguments.of(4, "Grid"), Arguments.of(5, "GeForce"), Arguments.of(6, "Titan"),
+                Arguments.of(7, "NvidiaVApps"), Arguments.of(8, "NvidiaVPC"), Arguments.of(9, "NvidiaVCS"),
+                Arguments.of(10, "NvidiaVWS"), Arguments.of(11, "NvidiaCloudGaming"), Arguments.of(12, "QuadroRTX"),
+                Arguments.of(13, "NvidiaRTX"), Arguments.of(14, "Nvidia"), Arguments.of(15, "GeForceRTX"),
+                Arguments.of(16, "TitanRTX"), Arguments.of(17, "Unknown"), Arguments.of(-1, "Unknown"));
+    }
+
+    @ParameterizedTest(name = "brand {0} is {1}")
+    @MethodSource("brandNames")
+    void brandCodesHaveNvmlsNames(int code, String name) {
+        NativeLibrary.load();
+        assertThat(NativeBridge.brandName(code)).isEqualTo(name);
+    }
+
+    @Test
+    void anOlderDriverWithoutTheIdentityFunctionsStillDescribesEveryGpuWithThoseFactsUnknown() throws IOException {
+        try (NativeNvml nvml = NativeNvml.open(FakeNvmlLibrary.installLegacy(dir, A100, V100).config())) {
             assertThat(nvml.describeAll()).containsExactly(
                     new GpuInfo(0, "GPU-aaaaaaaa-0000-0000-0000-000000000001", "NVIDIA A100-SXM4-40GB",
                             42949672960L, 1073741824L, "00000000:3B:00.0", 1, true),
-                    // numa_node holds -1: no NUMA information, reported as 0; MIG NOT_SUPPORTED: off
                     new GpuInfo(1, "GPU-bbbbbbbb-0000-0000-0000-000000000002", "Tesla V100-PCIE-32GB",
-                            34359738368L, 0, "00000000:86:00.0", 0, false),
-                    // no numa_node file at all: 0
-                    new GpuInfo(2, "GPU-cccccccc-0000-0000-0000-000000000003", "Tesla T4",
-                            16106127360L, 2147483648L, "00000001:AF:00.0", 0, false));
+                            34359738368L, 0, "00000000:86:00.0", 0, false));
+            assertThat(nvml.describeDriver()).isEqualTo(DriverInfo.UNKNOWN);
+        }
+    }
+
+    @Test
+    void identityFactsTheDriverDoesNotSupportAreUnknownNotFailures() throws IOException {
+        try (NativeNvml nvml = open(A100, V100, A100_FACTS_0, V100_FACTS_1,
+                "fail nvmlDeviceGetMinorNumber 1 3", "fail nvmlDeviceGetArchitecture 1 3", "fail nvmlDeviceGetBrand 1 3",
+                "fail nvmlDeviceGetCudaComputeCapability 1 3", "fail nvmlSystemGetDriverVersion -1 3",
+                "fail nvmlSystemGetCudaDriverVersion_v2 -1 3")) {
+            assertThat(nvml.describe(1)).isEqualTo(new GpuInfo(1, "GPU-bbbbbbbb-0000-0000-0000-000000000002",
+                    "Tesla V100-PCIE-32GB", 34359738368L, 0, "00000000:86:00.0", 0, false));
+            assertThat(nvml.describe(0).architecture()).contains("Ampere");
+            assertThat(nvml.describeDriver()).isEqualTo(DriverInfo.UNKNOWN);
         }
     }
 
@@ -86,6 +174,19 @@ class NativeNvmlTest {
                         (Consumer<NativeNvml>) n -> n.migMode(0), NvmlException.NO_PERMISSION, "nvmlDeviceGetMigMode"),
                 Arguments.of("describe propagates the first failure", List.of(A100, "fail nvmlDeviceGetUUID 0 15"),
                         (Consumer<NativeNvml>) n -> n.describe(0), NvmlException.GPU_IS_LOST, "nvmlDeviceGetUUID"),
+                Arguments.of("GPU lost while reading its architecture", List.of(A100, "fail nvmlDeviceGetArchitecture 0 15"),
+                        (Consumer<NativeNvml>) n -> n.architecture(0), NvmlException.GPU_IS_LOST, "nvmlDeviceGetArchitecture"),
+                Arguments.of("describe propagates a lost GPU from the brand query", List.of(A100, "fail nvmlDeviceGetBrand 0 15"),
+                        (Consumer<NativeNvml>) n -> n.describe(0), NvmlException.GPU_IS_LOST, "nvmlDeviceGetBrand"),
+                Arguments.of("minor number of no such GPU", List.of(A100),
+                        (Consumer<NativeNvml>) n -> n.minorNumber(3), NvmlException.INVALID_ARGUMENT, "nvmlDeviceGetHandleByIndex_v2"),
+                Arguments.of("compute capability: no permission", List.of(A100, "fail nvmlDeviceGetCudaComputeCapability -1 4"),
+                        (Consumer<NativeNvml>) n -> n.cudaComputeCapability(0), NvmlException.NO_PERMISSION,
+                        "nvmlDeviceGetCudaComputeCapability"),
+                Arguments.of("driver version fails", List.of(A100, "fail nvmlSystemGetDriverVersion -1 999"),
+                        (Consumer<NativeNvml>) Nvml::describeDriver, NvmlException.UNKNOWN, "nvmlSystemGetDriverVersion"),
+                Arguments.of("CUDA driver version fails", List.of(A100, "fail nvmlSystemGetCudaDriverVersion_v2 -1 999"),
+                        (Consumer<NativeNvml>) Nvml::cudaDriverVersion, NvmlException.UNKNOWN, "nvmlSystemGetCudaDriverVersion_v2"),
                 Arguments.of("event set cannot be created", List.of(A100, "fail nvmlEventSetCreate -1 999"),
                         (Consumer<NativeNvml>) n -> n.openXidEvents(List.of(0)), NvmlException.UNKNOWN, "nvmlEventSetCreate"));
     }
@@ -132,6 +233,11 @@ class NativeNvmlTest {
         nvml.close();
         nvml.close();
         assertThatThrownBy(nvml::deviceCount).isInstanceOfSatisfying(NvmlException.class,
+                e -> assertThat(e.returnCode()).isEqualTo(NvmlException.UNINITIALIZED));
+        // "unknown" is only for facts the driver cannot answer, never for a closed handle
+        assertThatThrownBy(() -> nvml.architecture(0)).isInstanceOfSatisfying(NvmlException.class,
+                e -> assertThat(e.returnCode()).isEqualTo(NvmlException.UNINITIALIZED));
+        assertThatThrownBy(nvml::describeDriver).isInstanceOfSatisfying(NvmlException.class,
                 e -> assertThat(e.returnCode()).isEqualTo(NvmlException.UNINITIALIZED));
     }
 

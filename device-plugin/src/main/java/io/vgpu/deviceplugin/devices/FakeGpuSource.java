@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.vgpu.deviceplugin.config.ConfigurationException;
+import io.vgpu.deviceplugin.core.GpuDetails;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.hamicore.MajorMinor;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -21,6 +24,8 @@ import java.util.Set;
  * every scan, so editing it (e.g. {@code healthy: false}) changes what the plugin reports.
  *
  * <pre>
+ * driverVersion: "550.54.15"  # optional, node-wide; default: unknown
+ * cudaDriverVersion: "12.4"   # optional, node-wide, quoted major.minor; default: unknown
  * gpus:
  *   - uuid: GPU-6f1e2d3c-0000-4000-8000-000000000001   # required, unique
  *     name: NVIDIA A100-SXM4-40GB                     # required (NVML product name)
@@ -28,7 +33,13 @@ import java.util.Set;
  *     index: 0                # default: position in the list
  *     numa: 0                 # default: unknown
  *     healthy: true           # default: true
+ *     minor: 0                # /dev/nvidia&lt;minor&gt;, unique; default: the GPU's index
+ *     architecture: Ampere    # NVML's name; default: unknown
+ *     brand: Nvidia           # NVML's name; default: unknown
+ *     cudaComputeCapability: "8.0"   # quoted major.minor; default: unknown
  * </pre>
+ *
+ * Versions must be quoted: YAML would read {@code 12.10} as the number 12.1.
  */
 public final class FakeGpuSource implements DeviceSource {
 
@@ -68,25 +79,39 @@ public final class FakeGpuSource implements DeviceSource {
         if (gpus == null || !gpus.isArray()) {
             throw new ConfigurationException(where + " must have a list 'gpus'");
         }
+        Optional<String> driverVersion = optionalText(root, "driverVersion", where, false);
+        Optional<String> cudaDriverVersion = optionalText(root, "cudaDriverVersion", where, true);
         List<GpuFacts> out = new ArrayList<>();
         Set<String> uuids = new HashSet<>();
         Set<Integer> indices = new HashSet<>();
+        Set<Integer> minors = new HashSet<>();
         for (int i = 0; i < gpus.size(); i++) {
-            GpuFacts gpu = gpu(gpus.get(i), i, where + " gpus[" + i + "]");
+            GpuFacts gpu = gpu(gpus.get(i), i, where + " gpus[" + i + "]", driverVersion, cudaDriverVersion);
             if (!uuids.add(gpu.uuid())) {
                 throw new ConfigurationException(where + " lists uuid " + gpu.uuid() + " twice");
             }
             if (!indices.add(gpu.index())) {
                 throw new ConfigurationException(where + " lists index " + gpu.index() + " twice");
             }
+            if (!minors.add(gpu.details().minorNumber().getAsInt())) {
+                throw new ConfigurationException(where + " gives two GPUs the minor number "
+                        + gpu.details().minorNumber().getAsInt() + " (/dev/nvidia" + gpu.details().minorNumber().getAsInt()
+                        + "); set 'minor' apart");
+            }
             out.add(gpu);
         }
         return List.copyOf(out);
     }
 
-    private static GpuFacts gpu(JsonNode n, int position, String where) {
+    private static GpuFacts gpu(JsonNode n, int position, String where, Optional<String> driverVersion,
+                                Optional<String> cudaDriverVersion) {
         if (n == null || !n.isObject()) {
             throw new ConfigurationException(where + " must be a mapping");
+        }
+        for (String nodeWide : List.of("driverVersion", "cudaDriverVersion")) {
+            if (n.has(nodeWide)) {
+                throw new ConfigurationException(where + "." + nodeWide + " is node-wide: set it at the top level of the file");
+            }
         }
         String uuid = text(n, "uuid", where);
         String name = text(n, "name", where);
@@ -105,7 +130,34 @@ public final class FakeGpuSource implements DeviceSource {
             }
             healthy = n.get("healthy").asBoolean();
         }
-        return new GpuFacts(uuid, index, name, memory, numa, healthy);
+        int minor = n.hasNonNull("minor") ? (int) nonNegative(n, "minor", where) : index;
+        GpuDetails details = new GpuDetails(OptionalInt.of(minor), optionalText(n, "architecture", where, false),
+                optionalText(n, "brand", where, false), optionalText(n, "cudaComputeCapability", where, true),
+                driverVersion, cudaDriverVersion);
+        return new GpuFacts(uuid, index, name, memory, numa, healthy, details);
+    }
+
+    /** A non-blank string, or empty when absent; {@code majorMinor} values must read as {@code <major>.<minor>}. */
+    private static Optional<String> optionalText(JsonNode n, String key, String where, boolean majorMinor) {
+        JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return Optional.empty();
+        }
+        String example = majorMinor ? "\"9.0\"" : "\"550.54.15\"";
+        if (!v.isTextual() || v.asText().isBlank()) {
+            throw new ConfigurationException(where + "." + key + " must be a quoted string like " + example + ", got " + v
+                    + (v.isNumber() ? " (YAML reads an unquoted 12.10 as the number 12.1)" : ""));
+        }
+        String text = v.asText().strip();
+        if (majorMinor) {
+            try {
+                return Optional.of(MajorMinor.parse(text).toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigurationException(where + "." + key + " must be <major>.<minor> like " + example + ", got \""
+                        + text + "\"", e);
+            }
+        }
+        return Optional.of(text);
     }
 
     private static String text(JsonNode n, String key, String where) {

@@ -1,0 +1,68 @@
+package io.vgpu.deviceplugin.core;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * The identity facts of one GPU that DRA attributes and CDI device nodes need, as the device source
+ * reports them. Any of them may be unknown (empty): an older driver without the NVML function, a
+ * driver that answers NOT_SUPPORTED, or a fake GPU file that does not set it. Device-plugin mode
+ * reads none of them.
+ *
+ * @param minorNumber           N of the device node {@code /dev/nvidiaN}; not always the NVML index
+ * @param architecture          NVML's architecture name, e.g. {@code Hopper}; {@code Unknown} when NVML
+ *                              itself reports no known architecture
+ * @param brand                 NVML's brand name as go-nvlib spells it, e.g. {@code Nvidia}, {@code Tesla}
+ * @param cudaComputeCapability {@code <major>.<minor>}, e.g. {@code 9.0}
+ * @param driverVersion         the node's driver version as NVML prints it, e.g. {@code 550.54.15}
+ *                              (node-wide: the same on every GPU of a scan; not always strict semver)
+ * @param cudaDriverVersion     {@code <major>.<minor>} of the newest CUDA the driver supports, e.g.
+ *                              {@code 12.4} (node-wide)
+ */
+public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture, Optional<String> brand,
+                         Optional<String> cudaComputeCapability, Optional<String> driverVersion,
+                         Optional<String> cudaDriverVersion) {
+
+    /** Nothing known. */
+    public static final GpuDetails UNKNOWN = new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.empty());
+
+    private static final Pattern MAJOR_MINOR = Pattern.compile("\\d{1,9}\\.\\d{1,9}");
+
+    /**
+     * Null means unknown; a present value must be well formed.
+     *
+     * @throws IllegalArgumentException for a negative minor number, a blank name or version, or a
+     *                                  compute capability / CUDA version that is not {@code <major>.<minor>}
+     */
+    public GpuDetails {
+        minorNumber = minorNumber == null ? OptionalInt.empty() : minorNumber;
+        architecture = nonBlank(architecture, "architecture");
+        brand = nonBlank(brand, "brand");
+        cudaComputeCapability = majorMinor(cudaComputeCapability, "cudaComputeCapability");
+        driverVersion = nonBlank(driverVersion, "driverVersion");
+        cudaDriverVersion = majorMinor(cudaDriverVersion, "cudaDriverVersion");
+        if (minorNumber.isPresent() && minorNumber.getAsInt() < 0) {
+            throw new IllegalArgumentException("minorNumber must not be negative: " + minorNumber.getAsInt());
+        }
+    }
+
+    private static Optional<String> nonBlank(Optional<String> value, String what) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (value.isPresent() && value.get().isBlank()) {
+            throw new IllegalArgumentException(what + " is blank");
+        }
+        return value;
+    }
+
+    private static Optional<String> majorMinor(Optional<String> value, String what) {
+        Optional<String> v = nonBlank(value, what);
+        if (v.isPresent() && !MAJOR_MINOR.matcher(v.get()).matches()) {
+            throw new IllegalArgumentException(what + " must be <major>.<minor>, e.g. 9.0, got \"" + v.get() + "\"");
+        }
+        return v;
+    }
+}
