@@ -38,7 +38,7 @@ final class AllocatedState {
         state.shares.forEach((id, byShare) -> {
             Map<String, BigDecimal> sum = new HashMap<>();
             byShare.values().forEach(consumed -> consumed.forEach(
-                    (name, q) -> sum.merge(name, CapacityRule.q(q).value(), BigDecimal::add)));
+                    (name, q) -> sum.merge(name, ConsumableCapacity.q(q).value(), BigDecimal::add)));
             state.aggregated.put(id, sum);
         });
         return state;

@@ -50,7 +50,7 @@ final class Eligibility {
     Optional<Map<String, QuantityValue>> capacity(RequestSpec spec, Candidate c) {
         Map<String, BigDecimal> used = new HashMap<>(allocated.consumed(c.id()));
         allocating.getOrDefault(c.id(), Map.of()).forEach((name, v) -> used.merge(name, v, BigDecimal::add));
-        return CapacityRule.consume(Nulls.map(c.device().getCapacity()), spec.capacity(), used);
+        return ConsumableCapacity.consume(Nulls.map(c.device().getCapacity()), spec.capacity(), used);
     }
 
     /** Whether any share of the device holds capacity, allocated or in this attempt. */

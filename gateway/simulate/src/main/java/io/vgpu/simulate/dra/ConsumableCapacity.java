@@ -26,9 +26,9 @@ import java.util.TreeMap;
  * </pre>
  * It applies to every device, shared or not; only shared devices record the consumption. Pure.
  */
-final class CapacityRule {
+final class ConsumableCapacity {
 
-    private CapacityRule() {
+    private ConsumableCapacity() {
     }
 
     /**
