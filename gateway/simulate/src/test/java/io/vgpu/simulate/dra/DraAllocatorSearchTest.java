@@ -87,6 +87,21 @@ class DraAllocatorSearchTest {
     }
 
     @Test
+    void firstAvailableKeepsItsOrderWhenSeveralSubrequestsFit() {
+        DraAllocator allocator = cluster(slice("n1", 4, gpu(0)));
+        DeviceRequest prioritized = new DeviceRequestBuilder().withName("gpu")
+                .addNewFirstAvailable().withName("large").withDeviceClassName(CLASS).withNewCapacity()
+                .addToRequests("memory", q("40Gi")).endCapacity().endFirstAvailable()
+                .addNewFirstAvailable().withName("small").withDeviceClassName(CLASS).withNewCapacity()
+                .addToRequests("memory", q("8Gi")).endCapacity().endFirstAvailable().build();
+
+        var results = allocated(place(allocator, claim("c").request(prioritized).build(), n)).claims().get(0)
+                .allocation().getDevices().getResults();
+
+        assertThat(results).extracting(DeviceRequestAllocationResult::getRequest).containsExactly("gpu/large");
+    }
+
+    @Test
     void allModeTakesEveryMatchingDeviceAndFailsOnAnIncompletePool() {
         DeviceRequest all = new DeviceRequestBuilder().withName("all").withNewExactly().withDeviceClassName(CLASS)
                 .withAllocationMode("All").endExactly().build();

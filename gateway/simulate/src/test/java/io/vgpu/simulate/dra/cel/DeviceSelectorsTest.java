@@ -51,6 +51,8 @@ class DeviceSelectorsTest {
             device.attributes['vgpu.example.com'].cudaComputeCapability.isGreaterThan(semver('8.0.0')) && device.allowMultipleAllocations | true
             device.attributes['vgpu.example.com'].cudaComputeCapability.isGreaterThan(semver('9.0.0')) && device.allowMultipleAllocations | false
             device.attributes['resource.kubernetes.io'].pcieRoot == 'pci0000:00'                                          | true
+            'vgpu.example.com' in device.attributes && !('other.example.com' in device.attributes)                      | true
+            device.attributes['other.example.com'].size() == 0                                                         | true
             device.driver == 'vgpu.example.com' && device.attributes['vgpu.example.com'].type == 'vgpu'                    | true
             """)
     void specExamples(String expression, boolean expected) throws SelectorException {
