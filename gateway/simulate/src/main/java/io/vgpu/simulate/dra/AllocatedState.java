@@ -61,11 +61,6 @@ final class AllocatedState {
         return exclusive.contains(id);
     }
 
-    /** Whether some allocated share holds capacity of the device. */
-    boolean shared(DeviceId id) {
-        return aggregated.containsKey(id);
-    }
-
     /** Consumed capacity per name summed over the device's allocated shares (empty when none). */
     Map<String, BigDecimal> consumed(DeviceId id) {
         return aggregated.getOrDefault(id, Map.of());

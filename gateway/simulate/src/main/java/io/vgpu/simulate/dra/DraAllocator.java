@@ -103,11 +103,13 @@ public final class DraAllocator {
      */
     public AllocationOutcome allocate(Pod pod, Node node) {
         try {
-            return PodClaims.resolve(pod, node, claims, classes, inFlightClaims(pod))
-                    .map(toAllocate -> allocateClaims(toAllocate, node))
-                    .orElseGet(() -> new AllocationOutcome.Allocated(List.of()));
-        } catch (PodClaims.NotSchedulable e) {
-            return new AllocationOutcome.Unschedulable(e.getMessage());
+            PodClaims.Resolution resolution = PodClaims.resolve(pod, node, claims, classes, inFlightClaims(pod));
+            if (resolution instanceof PodClaims.Resolution.NotHere notHere) {
+                return new AllocationOutcome.Unschedulable(notHere.reason());
+            }
+            PodClaims.Resolution.ToAllocate toAllocate = (PodClaims.Resolution.ToAllocate) resolution;
+            return toAllocate.claims().isEmpty() ? new AllocationOutcome.Allocated(List.of())
+                    : allocateClaims(toAllocate, node);
         } catch (AllocationError e) {
             return new AllocationOutcome.Failed(e.getMessage());
         } catch (IllegalArgumentException | ArithmeticException e) {
@@ -128,7 +130,7 @@ public final class DraAllocator {
         inFlight.remove(pod.getMetadata().getUid());
     }
 
-    private AllocationOutcome allocateClaims(PodClaims.ToAllocate toAllocate, Node node) {
+    private AllocationOutcome allocateClaims(PodClaims.Resolution.ToAllocate toAllocate, Node node) {
         List<AllocationResult> held = new ArrayList<>();
         claims.values().stream().filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
                 .forEach(c -> held.add(c.getStatus().getAllocation()));

@@ -53,11 +53,6 @@ final class Eligibility {
         return ConsumableCapacity.consume(Nulls.map(c.device().getCapacity()), spec.capacity(), used);
     }
 
-    /** Whether any share of the device holds capacity, allocated or in this attempt. */
-    boolean capacityInUse(DeviceId id) {
-        return allocated.shared(id) || allocating.containsKey(id);
-    }
-
     void addShare(DeviceId id, Map<String, QuantityValue> consumed) {
         Map<String, BigDecimal> sum = allocating.computeIfAbsent(id, k -> new HashMap<>());
         consumed.forEach((name, q) -> sum.merge(name, q.value(), BigDecimal::add));

@@ -219,6 +219,14 @@ class DraAllocatorSearchTest {
         assertThat(allocator.allocate(pod("p", "k"), n)).isEqualTo(
                 new AllocationOutcome.Unschedulable("claim ns/k, request gpu: device class nope does not exist"));
 
+        Pod fromTemplate = new io.fabric8.kubernetes.api.model.PodBuilder(pod("t")).editSpec().addNewResourceClaim()
+                .withName("gpu").withResourceClaimTemplateName("vgpu-abc").endResourceClaim().endSpec().build();
+        assertThat(allocator.allocate(fromTemplate, n)).isEqualTo(new AllocationOutcome.Unschedulable(
+                "pod ns/t: waiting for the claim of entry gpu to be created from its template"));
+        Pod noClaimNeeded = new io.fabric8.kubernetes.api.model.PodBuilder(fromTemplate).withNewStatus()
+                .addNewResourceClaimStatus().withName("gpu").endResourceClaimStatus().endStatus().build();
+        assertThat(allocator.allocate(noClaimNeeded, n)).isEqualTo(new AllocationOutcome.Allocated(List.of()));
+
         place(allocator, claim("on2").request("gpu").build(), node("n2"));
         assertThat(allocator.allocate(pod("q", "on2"), n))
                 .isEqualTo(new AllocationOutcome.Unschedulable("resourceclaim ns/on2 not available on the node"));
