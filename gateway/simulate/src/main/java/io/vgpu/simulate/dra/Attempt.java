@@ -6,10 +6,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.vgpu.simulate.dra.cel.DeviceSelectors;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -22,26 +19,16 @@ import java.util.function.Supplier;
  */
 final class Attempt {
 
-    private final Node node;
     private final Map<String, DeviceClass> classes;
-    private final List<Pool> pools;
-    private final List<Candidate> candidates = new ArrayList<>();
+    private final NodeView view;
     private final Eligibility eligibility;
     private final AllocatedState allocated;
 
-    Attempt(Node node, Collection<ResourceSlice> slices, Map<String, DeviceClass> classes, AllocatedState allocated,
-            DeviceSelectors selectors) {
-        this.node = node;
+    Attempt(Node node, NodeView view, Map<String, DeviceClass> classes, AllocatedState allocated, SelectorMemo selectors) {
+        this.view = view;
         this.classes = classes;
         this.allocated = allocated;
-        this.pools = PoolGatherer.gather(slices, node);
         this.eligibility = new Eligibility(node, selectors, allocated);
-        for (Pool pool : pools) {
-            for (ResourceSlice slice : pool.slices()) {
-                Nulls.list(slice.getSpec().getDevices()).forEach(d -> candidates.add(
-                        new Candidate(new DeviceId(pool.driver(), pool.name(), d.getName()), pool, slice, d)));
-            }
-        }
     }
 
     /** The plans with their results filled in when every claim fits, else null. */
@@ -50,12 +37,12 @@ final class Attempt {
         for (ResourceClaim claim : claims) {
             plans.add(plan(claim, plans.size()));
         }
-        return new Search(plans, candidates, eligibility, allocated, shareIds).run() ? plans : null;
+        return new Search(plans, view.candidates(), eligibility, allocated, shareIds).run() ? plans : null;
     }
 
     /** Whether some pool of the node was invalid (reported when nothing fits). */
     boolean sawInvalidPool() {
-        return pools.stream().anyMatch(Pool::invalid);
+        return view.sawInvalidPool();
     }
 
     private ClaimPlan plan(ResourceClaim claim, int ci) {
@@ -95,14 +82,14 @@ final class Attempt {
     }
 
     private List<Candidate> allDevices(ClaimPlan plan, RequestSpec spec, List<Integer> key) {
-        for (Pool pool : pools) {
+        for (Pool pool : view.pools()) {
             if (pool.incomplete() || pool.invalid()) {
                 throw new AllocationError("claim " + plan.ref() + ", request " + spec.fullName()
                         + ": asks for all devices, but resource pool " + pool + " is currently "
                         + (pool.incomplete() ? "being updated" : "invalid"));
             }
         }
-        return candidates.stream()
+        return view.candidates().stream()
                 .filter(c -> eligibility.selectable(plan, spec, c, key) && eligibility.capacity(spec, c).isPresent())
                 .toList();
     }

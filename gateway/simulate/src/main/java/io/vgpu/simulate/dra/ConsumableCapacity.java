@@ -24,11 +24,37 @@ import java.util.TreeMap;
  *   use ≠ default and (use &gt; max, off the step grid, or not listed)  → ineligible
  *   allocated + in attempt + use &gt; value                 → ineligible
  * </pre>
- * It applies to every device, shared or not; only shared devices record the consumption. Pure.
+ * It applies to every device, shared or not; only shared devices record the consumption. Pure; works on
+ * {@link Capacity}, a device capacity parsed once.
  */
 final class ConsumableCapacity {
 
     private ConsumableCapacity() {
+    }
+
+    /** One published capacity with its request policy, as numbers (null where the field is unset). */
+    record Capacity(QuantityValue value, QuantityValue dflt, QuantityValue min, QuantityValue max, QuantityValue step,
+                    List<QuantityValue> validValues, boolean hasPolicy) {
+
+        static Capacity of(DeviceCapacity cap) {
+            CapacityRequestPolicy p = cap.getRequestPolicy();
+            CapacityRequestPolicyRange r = p == null ? null : p.getValidRange();
+            return new Capacity(q(cap.getValue()), p == null ? null : q(p.getDefault()), r == null ? null : q(r.getMin()),
+                    r == null ? null : q(r.getMax()), r == null ? null : q(r.getStep()),
+                    p == null ? List.of() : Nulls.list(p.getValidValues()).stream().map(ConsumableCapacity::q).toList(),
+                    p != null);
+        }
+
+        boolean hasRange() {
+            return min != null;
+        }
+    }
+
+    /** The capacities of a device, parsed, in name order. */
+    static Map<String, Capacity> parse(Map<String, DeviceCapacity> capacities) {
+        Map<String, Capacity> parsed = new TreeMap<>();
+        capacities.forEach((name, cap) -> parsed.put(name, Capacity.of(cap)));
+        return parsed;
     }
 
     /**
@@ -36,7 +62,7 @@ final class ConsumableCapacity {
      * not eligible. {@code used} is the sum already consumed per capacity (allocated claims plus the current
      * attempt); absent names count as zero.
      */
-    static Optional<Map<String, QuantityValue>> consume(Map<String, DeviceCapacity> capacities, Map<String, Quantity> requests,
+    static Optional<Map<String, QuantityValue>> consume(Map<String, Capacity> capacities, Map<String, Quantity> requests,
                                                         Map<String, BigDecimal> used) {
         for (String name : requests.keySet()) {
             if (!capacities.containsKey(name)) {
@@ -44,15 +70,15 @@ final class ConsumableCapacity {
             }
         }
         Map<String, QuantityValue> consumed = new LinkedHashMap<>();
-        for (Map.Entry<String, DeviceCapacity> e : new TreeMap<>(capacities).entrySet()) {
-            DeviceCapacity cap = e.getValue();
+        for (Map.Entry<String, Capacity> e : capacities.entrySet()) {
+            Capacity cap = e.getValue();
             Quantity requested = requests.get(e.getKey());
             QuantityValue use = use(requested == null ? null : q(requested), cap);
-            if (violatesPolicy(use, cap.getRequestPolicy())) {
+            if (violatesPolicy(use, cap)) {
                 return Optional.empty();
             }
             BigDecimal total = used.getOrDefault(e.getKey(), BigDecimal.ZERO).add(use.value());
-            if (total.compareTo(q(cap.getValue()).value()) > 0) {
+            if (total.compareTo(cap.value().value()) > 0) {
                 return Optional.empty();
             }
             consumed.put(e.getKey(), use);
@@ -62,63 +88,54 @@ final class ConsumableCapacity {
 
     /** What a request of {@code requested} (null: not named) consumes of {@code cap}, before any check. */
     static QuantityValue use(QuantityValue requested, DeviceCapacity cap) {
-        CapacityRequestPolicy policy = cap.getRequestPolicy();
+        return use(requested, Capacity.of(cap));
+    }
+
+    static QuantityValue use(QuantityValue requested, Capacity cap) {
         if (requested == null) {
-            return policy != null && policy.getDefault() != null ? q(policy.getDefault()) : q(cap.getValue());
+            return cap.dflt() != null ? cap.dflt() : cap.value();
         }
-        if (policy == null) {
+        if (!cap.hasPolicy()) {
             return requested;
         }
-        CapacityRequestPolicyRange range = policy.getValidRange();
-        if (range != null && range.getMin() != null) {
-            return roundUpRange(requested, range);
+        if (cap.hasRange()) {
+            return roundUpRange(requested, cap);
         }
-        if (!Nulls.list(policy.getValidValues()).isEmpty()) {
-            for (Quantity valid : policy.getValidValues()) {
-                if (requested.compareTo(q(valid)) <= 0) {
-                    return q(valid);
-                }
+        for (QuantityValue valid : cap.validValues()) {
+            if (requested.compareTo(valid) <= 0) {
+                return valid;
             }
         }
         return requested;
     }
 
-    static boolean violatesPolicy(QuantityValue use, CapacityRequestPolicy policy) {
-        if (policy == null) {
+    private static boolean violatesPolicy(QuantityValue use, Capacity cap) {
+        if (!cap.hasPolicy() || use.equals(cap.dflt())) {
             return false;
         }
-        if (policy.getDefault() != null && use.equals(q(policy.getDefault()))) {
-            return false;
-        }
-        CapacityRequestPolicyRange range = policy.getValidRange();
-        if (range != null) {
-            if (range.getMax() != null && use.compareTo(q(range.getMax())) > 0) {
+        if (cap.hasRange()) {
+            if (cap.max() != null && use.compareTo(cap.max()) > 0) {
                 return true;
             }
-            if (range.getStep() != null && range.getMin() != null) {
-                BigDecimal span = use.value().subtract(q(range.getMin()).value());
-                return span.remainder(q(range.getStep()).value()).signum() != 0;
-            }
-            return false;
+            return cap.step() != null && use.value().subtract(cap.min().value()).remainder(cap.step().value()).signum() != 0;
         }
-        List<Quantity> valid = Nulls.list(policy.getValidValues());
-        return !valid.isEmpty() && valid.stream().noneMatch(v -> use.equals(q(v)));
+        return !cap.validValues().isEmpty() && !cap.validValues().contains(use);
     }
 
-    private static QuantityValue roundUpRange(QuantityValue requested, CapacityRequestPolicyRange range) {
-        QuantityValue min = q(range.getMin());
-        if (requested.compareTo(min) < 0) {
-            return min;
+    private static QuantityValue roundUpRange(QuantityValue requested, Capacity cap) {
+        if (requested.compareTo(cap.min()) < 0) {
+            return cap.min();
         }
-        if (range.getStep() == null) {
+        if (cap.step() == null) {
             return requested;
         }
-        QuantityValue step = q(range.getStep());
-        BigDecimal n = requested.value().subtract(min.value()).divide(step.value(), 0, RoundingMode.CEILING);
-        return QuantityValue.of(min.value().add(n.multiply(step.value())), step.binary());
+        BigDecimal step = cap.step().value();
+        BigDecimal n = requested.value().subtract(cap.min().value()).divide(step, 0, RoundingMode.CEILING);
+        return QuantityValue.of(cap.min().value().add(n.multiply(step)), cap.step().binary());
     }
 
+    /** A fabric8 quantity as a number; null stays null. */
     static QuantityValue q(Quantity quantity) {
-        return QuantityValue.parse(quantity.toString());
+        return quantity == null ? null : QuantityValue.parse(quantity.toString());
     }
 }

@@ -32,8 +32,9 @@ import java.util.Optional;
  *   ClaimDeallocation.sync(claim, pods)  the claim controller, when pods end
  * </pre>
  * Side-effect free apart from that view: {@link #allocate} never changes it. Deterministic for a given
- * {@link ShareIds} source and {@link Clock} (which stamps {@code allocationTimestamp}). Not thread-safe:
- * drive it from one thread.
+ * {@link ShareIds} source and {@link Clock} (which stamps {@code allocationTimestamp}). Objects are treated
+ * as immutable once put (put a changed copy again; selector results and the allocated state are cached
+ * until then). Not thread-safe: drive it from one thread.
  */
 public final class DraAllocator {
 
@@ -42,11 +43,15 @@ public final class DraAllocator {
 
     private final ShareIds shareIds;
     private final Clock clock;
-    private final DeviceSelectors selectors;
+    private final SelectorMemo selectors;
     private final Map<String, ResourceSlice> slices = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new HashMap<>();
     private final Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
+    /** What allocated claims and in-flight allocations hold, kept in step with both. */
+    private final AllocatedState allocated = AllocatedState.of(List.of());
+    /** Each node's pools and candidates in search order; dropped when slices change. */
+    private final Map<List<Object>, NodeView> nodeViews = new HashMap<>();
 
     /** An allocator drawing share IDs from {@code shareIds}, stamping times from {@code clock}. */
     public DraAllocator(ShareIds shareIds, Clock clock) {
@@ -57,17 +62,21 @@ public final class DraAllocator {
     public DraAllocator(ShareIds shareIds, Clock clock, DeviceSelectors selectors) {
         this.shareIds = shareIds;
         this.clock = clock;
-        this.selectors = selectors;
+        this.selectors = new SelectorMemo(selectors);
     }
 
     /** Adds or replaces a slice (by name). */
     public void putSlice(ResourceSlice slice) {
         slices.put(slice.getMetadata().getName(), slice);
+        selectors.clear();
+        nodeViews.clear();
     }
 
     /** Removes a slice; unknown names are ignored. */
     public void removeSlice(String name) {
         slices.remove(name);
+        selectors.clear();
+        nodeViews.clear();
     }
 
     /** Adds or replaces a device class (by name). */
@@ -82,12 +91,14 @@ public final class DraAllocator {
 
     /** Adds or replaces a claim (by namespace and name); an allocated claim counts as using its devices. */
     public void putClaim(ResourceClaim claim) {
-        claims.put(key(claim.getMetadata().getNamespace(), claim.getMetadata().getName()), claim);
+        ResourceClaim old = claims.put(key(claim.getMetadata().getNamespace(), claim.getMetadata().getName()), claim);
+        allocated.remove(allocationOf(old));
+        allocated.add(allocationOf(claim));
     }
 
     /** Removes a claim; unknown names are ignored. */
     public void removeClaim(String namespace, String name) {
-        claims.remove(key(namespace, name));
+        allocated.remove(allocationOf(claims.remove(key(namespace, name))));
     }
 
     /** The claim as last put, if any. */
@@ -122,20 +133,23 @@ public final class DraAllocator {
      * later {@link #allocate} until {@link #unreserve}. Reserving a pod again replaces its earlier entry.
      */
     public void reserve(Pod pod, AllocationOutcome.Allocated allocated) {
+        unreserve(pod);
         inFlight.put(pod.getMetadata().getUid(), new InFlight(allocated.claims()));
+        allocated.claims().forEach(c -> this.allocated.add(c.allocation()));
     }
 
     /** Drops {@code pod}'s in-flight allocations (after its claims were written, or when abandoned). Idempotent. */
     public void unreserve(Pod pod) {
-        inFlight.remove(pod.getMetadata().getUid());
+        InFlight dropped = inFlight.remove(pod.getMetadata().getUid());
+        if (dropped != null) {
+            dropped.claims().forEach(c -> allocated.remove(c.allocation()));
+        }
     }
 
     private AllocationOutcome allocateClaims(PodClaims.Resolution.ToAllocate toAllocate, Node node) {
-        List<AllocationResult> held = new ArrayList<>();
-        claims.values().stream().filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
-                .forEach(c -> held.add(c.getStatus().getAllocation()));
-        inFlight.values().forEach(f -> f.claims().forEach(c -> held.add(c.allocation())));
-        Attempt attempt = new Attempt(node, slices.values(), classes, AllocatedState.of(held), selectors);
+        NodeView view = nodeViews.computeIfAbsent(List.of(node.getMetadata().getName(),
+                Nulls.map(node.getMetadata().getLabels())), k -> NodeView.of(slices.values(), node));
+        Attempt attempt = new Attempt(node, view, classes, allocated, selectors);
         List<ClaimPlan> plans = attempt.run(toAllocate.claims(), shareIds::next);
         if (plans == null) {
             return new AllocationOutcome.Unschedulable(attempt.sawInvalidPool()
@@ -152,6 +166,10 @@ public final class DraAllocator {
                     extended ? toAllocate.extended().get().mappings() : List.of()));
         }
         return new AllocationOutcome.Allocated(out);
+    }
+
+    private static AllocationResult allocationOf(ResourceClaim claim) {
+        return claim == null || claim.getStatus() == null ? null : claim.getStatus().getAllocation();
     }
 
     private Map<String, String> inFlightClaims(Pod pod) {

@@ -1,8 +1,6 @@
 package io.vgpu.simulate.dra;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.vgpu.simulate.dra.cel.DeviceInput;
-import io.vgpu.simulate.dra.cel.DeviceSelectors;
 import io.vgpu.simulate.dra.cel.QuantityValue;
 import io.vgpu.simulate.dra.cel.SelectorException;
 import java.math.BigDecimal;
@@ -19,14 +17,13 @@ import java.util.Optional;
 final class Eligibility {
 
     private final Node node;
-    private final DeviceSelectors selectors;
+    private final SelectorMemo selectors;
     private final AllocatedState allocated;
     private final Map<List<Object>, Boolean> selectable = new HashMap<>();
-    private final Map<DeviceId, DeviceInput> inputs = new HashMap<>();
     /** Capacity consumed by shares picked in this attempt; an entry marks the device as shared in the attempt. */
     final Map<DeviceId, Map<String, BigDecimal>> allocating = new HashMap<>();
 
-    Eligibility(Node node, DeviceSelectors selectors, AllocatedState allocated) {
+    Eligibility(Node node, SelectorMemo selectors, AllocatedState allocated) {
         this.node = node;
         this.selectors = selectors;
         this.allocated = allocated;
@@ -50,7 +47,7 @@ final class Eligibility {
     Optional<Map<String, QuantityValue>> capacity(RequestSpec spec, Candidate c) {
         Map<String, BigDecimal> used = new HashMap<>(allocated.consumed(c.id()));
         allocating.getOrDefault(c.id(), Map.of()).forEach((name, v) -> used.merge(name, v, BigDecimal::add));
-        return ConsumableCapacity.consume(Nulls.map(c.device().getCapacity()), spec.capacity(), used);
+        return ConsumableCapacity.consume(c.capacities(), spec.capacity(), used);
     }
 
     void addShare(DeviceId id, Map<String, QuantityValue> consumed) {
@@ -69,7 +66,7 @@ final class Eligibility {
     private boolean matchAll(Candidate c, List<String> expressions, String owner) {
         for (int i = 0; i < expressions.size(); i++) {
             try {
-                if (!selectors.matches(expressions.get(i), input(c))) {
+                if (!selectors.matches(c.id().driver(), c.device(), expressions.get(i))) {
                     return false;
                 }
             } catch (SelectorException e) {
@@ -77,14 +74,5 @@ final class Eligibility {
             }
         }
         return true;
-    }
-
-    private DeviceInput input(Candidate c) throws SelectorException {
-        DeviceInput input = inputs.get(c.id());
-        if (input == null) {
-            input = DeviceInput.of(c.id().driver(), c.device());
-            inputs.put(c.id(), input);
-        }
-        return input;
     }
 }

@@ -121,7 +121,7 @@ class ConsumableCapacityTest {
         Map<String, BigDecimal> sums = new HashMap<>();
         used.forEach((k, v) -> sums.put(k, new BigDecimal(v)));
 
-        Optional<Map<String, QuantityValue>> consumed = ConsumableCapacity.consume(caps, req, sums);
+        Optional<Map<String, QuantityValue>> consumed = ConsumableCapacity.consume(ConsumableCapacity.parse(caps), req, sums);
 
         assertThat(consumed.isPresent()).isEqualTo(fits);
         consumed.ifPresent(c -> assertThat(c).containsOnlyKeys("memory", "cores", "slots"));

@@ -174,6 +174,22 @@ class DraAllocatorSearchTest {
     }
 
     @Test
+    void aShareInFlightAndWrittenAtOnceIsCountedOnce() {
+        DraAllocator allocator = cluster(slice("n1", 4, gpu(0)));
+        allocator.putClaim(claim("x").request("gpu", "memory", "48Gi").build());
+        Pod first = pod("first", "x");
+        var a = allocated(allocator.allocate(first, n));
+        allocator.reserve(first, a);
+        allocator.putClaim(a.claims().get(0).allocatedFor(first));
+
+        // 48Gi + 30Gi = 78Gi <= 80Gi: fits only if the share is counted once (twice would be 126Gi)
+        allocator.putClaim(claim("y").request("gpu", "memory", "30Gi").build());
+        assertThat(allocator.allocate(pod("second", "y"), n)).isInstanceOf(AllocationOutcome.Allocated.class);
+        allocator.putClaim(claim("z").request("gpu", "memory", "33Gi").build());
+        assertThat(allocator.allocate(pod("third", "z"), n)).isInstanceOf(AllocationOutcome.Unschedulable.class);
+    }
+
+    @Test
     void anExclusiveDeviceIsUsedOnceAndItsCapacityOnlyFilters() {
         ResourceSlice plain = new ResourceSliceBuilder(slice("n1", 4, gpu(0), gpu(1))).editSpec()
                 .editFirstDevice().withAllowMultipleAllocations(false).endDevice().endSpec().build();

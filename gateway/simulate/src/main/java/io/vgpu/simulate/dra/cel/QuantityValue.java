@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +34,9 @@ public final class QuantityValue implements Comparable<QuantityValue> {
     private static final String[] DECIMAL = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
     private static final int NANO_SCALE = 9;
     private static final int MAX_DIGITS = 64;
+    /** Parsed texts: slices and claims repeat a handful of quantities millions of times in a simulation. */
+    private static final Map<String, QuantityValue> PARSED = new ConcurrentHashMap<>();
+    private static final int PARSED_LIMIT = 4096;
 
     private final BigDecimal value;
     private final boolean binary;
@@ -48,6 +52,19 @@ public final class QuantityValue implements Comparable<QuantityValue> {
      * @throws IllegalArgumentException with the offending text when {@code text} is not a quantity
      */
     public static QuantityValue parse(String text) {
+        QuantityValue known = text == null ? null : PARSED.get(text);
+        if (known != null) {
+            return known;
+        }
+        QuantityValue parsed = parseText(text);
+        if (PARSED.size() >= PARSED_LIMIT) {
+            PARSED.clear();
+        }
+        PARSED.put(text, parsed);
+        return parsed;
+    }
+
+    private static QuantityValue parseText(String text) {
         if (text == null || text.length() > MAX_DIGITS) {
             throw new IllegalArgumentException("not a quantity: " + text);
         }
