@@ -279,6 +279,18 @@ class DraAllocatorSearchTest {
     }
 
     @Test
+    void aRepublishedSliceIsSeenByTheNextAllocation() {
+        DraAllocator allocator = cluster(slice("n1", 4, 1, gpu(0)));
+        assertThat(devices(allocated(place(allocator, claim("a").request("gpu", "memory", "4Gi").build(), n))))
+                .containsExactly("gpu-0");
+
+        allocator.putSlice(slice("n1", 4, 2, gpu(3)));
+
+        assertThat(devices(allocated(place(allocator, claim("b").request("gpu", "memory", "4Gi").build(), n))))
+                .containsExactly("gpu-3");
+    }
+
+    @Test
     void theSameInputsGiveTheSameAllocation() {
         ResourceClaim c = claim("c").request("r1", "memory", "20Gi").request("r2", "memory", "70Gi").build();
 
