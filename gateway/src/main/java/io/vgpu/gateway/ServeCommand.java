@@ -4,7 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
@@ -117,10 +119,13 @@ public final class ServeCommand implements Callable<Integer> {
                     routes.add(webhookRoute(config, metrics, parts.quotas()));
                     routes.addAll(parts.routes());
                     MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
-                            registry, parts.debugPages());
+                            registry, config.debugState() == DebugState.METRICS ? parts.debugPages() : Map.of());
+                    Map<String, Handler<RoutingContext>> schedulerPages = config.debugState() == DebugState.API
+                            ? parts.debugPages() : Map.of();
                     return vertx.deployVerticle(metricsVerticle)
                             .compose(id -> vertx.deployVerticle(() -> {
-                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness());
+                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness(),
+                                        schedulerPages, metrics::clientRefused);
                                 deployed.add(v);
                                 return v;
                             }, new DeploymentOptions().setInstances(instances)))
