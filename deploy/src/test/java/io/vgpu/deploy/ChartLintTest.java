@@ -66,6 +66,18 @@ class ChartLintTest {
                         List.of("--set", "scheduler.hazelcast.discovery=multicast"), "must be dns or members"),
                 Arguments.of("no shard",
                         List.of("--set", "scheduler.shards=0"), "scheduler.shards must be at least 1"),
+                Arguments.of("a heap size in the gateway's JVM options",
+                        List.of("--set", "scheduler.extender.jvmOptions=-Xmx4g"), "scheduler.extender.jvmOptions sets the heap size"),
+                Arguments.of("a heap percentage in the device plugin's JVM options",
+                        List.of("--set", "devicePlugin.jvmOptions=-XX:MaxRAMPercentage=90"), "devicePlugin.jvmOptions sets the heap size"),
+                Arguments.of("a heap share of the node's memory (no memory limit)",
+                        List.of("--set", "scheduler.extender.resources.limits=null"), "scheduler.extender.resources.limits.memory is not set"),
+                Arguments.of("a heap percentage that leaves the JVM nothing",
+                        List.of("--set", "devicePlugin.heap.maxRAMPercentage=95"), "must be between 10 and 90"),
+                Arguments.of("a heap size that is no JVM size",
+                        List.of("--set", "scheduler.extender.heap.max=2GiB"), "is not a JVM size"),
+                Arguments.of("debug state switched on without saying where",
+                        List.of("--set", "scheduler.extender.debugState=on"), "must be off, api or metrics"),
                 Arguments.of("nothing enabled",
                         List.of("--set", "scheduler.enabled=false", "--set", "devicePlugin.enabled=false"), "nothing to install"));
     }
