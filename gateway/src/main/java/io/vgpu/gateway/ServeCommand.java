@@ -1,5 +1,6 @@
 package io.vgpu.gateway;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -25,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +80,7 @@ public final class ServeCommand implements Callable<Integer> {
             return CONFIG_ERROR;
         }
         LOG.info("starting vgpu-gateway: {}", config.redacted());
+        logHeap();
         Running running;
         try {
             running = start(config, cluster).toCompletionStage().toCompletableFuture()
@@ -99,6 +102,18 @@ public final class ServeCommand implements Callable<Integer> {
         }, "vgpu-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    private static void logHeap() {
+        long visible = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        JvmHeap.Line line = JvmHeap.describe(Runtime.getRuntime().maxMemory(), visible,
+                ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (line.warning()) {
+            LOG.warn(line.text());
+        } else {
+            LOG.info(line.text());
+        }
     }
 
     /**
