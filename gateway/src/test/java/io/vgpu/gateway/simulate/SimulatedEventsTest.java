@@ -9,16 +9,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.kube.KubeClientConfig;
 import io.vgpu.gateway.kube.KubeClientFactory;
+import io.vgpu.testsupport.ManualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,33 +32,9 @@ class SimulatedEventsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A clock the test moves. */
-    private static final class TestClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-    }
-
     @Test
     void theApiServerKeepsOnlyTheNewestEventsAndServesThemToClients(@TempDir Path dir) throws Exception {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         try (SimulatedApiServer server = SimulatedApiServer.start(0, new SimulatedEvents(50, Duration.ofHours(1),
                 clock))) {
             KubernetesClient client = KubeClientFactory.create(new KubeClientConfig(
@@ -99,7 +73,7 @@ class SimulatedEventsTest {
 
     @Test
     void answersCreateListGetAndRefusesWhatItDoesNotServe() throws Exception {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         SimulatedEvents events = new SimulatedEvents(3, Duration.ofMinutes(10), clock);
         SimulatedEvents.Answer created = events.create("ns", JSON.writeValueAsString(JSON.createObjectNode()
                 .put("kind", "Event").set("metadata", JSON.createObjectNode().put("name", "e1"))));
