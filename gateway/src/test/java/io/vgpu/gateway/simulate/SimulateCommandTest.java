@@ -89,6 +89,8 @@ class SimulateCommandTest {
         assertThat(r.out()).contains("--mode", "--concurrency", "--device-plugin-delay", "--serve", "--port",
                 "--pods", "--seed", "default: http", "--max-in-flight", "N|DIR", "VGPU_NODE_LOCK_WAIT",
                 "VGPU_RESERVATION_TTL");
+        // the help text is a constant (annotations need one): it must name exactly the settings passed on
+        assertThat(SimulateCommand.LOCAL_KEYS_TEXT).isEqualTo(String.join(", ", SimulatedCluster.LOCAL_KEYS));
     }
 
     @Test
