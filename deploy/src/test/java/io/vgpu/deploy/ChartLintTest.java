@@ -78,6 +78,9 @@ class ChartLintTest {
                         List.of("--set", "scheduler.extender.heap.max=2GiB"), "is not a JVM size"),
                 Arguments.of("debug state switched on without saying where",
                         List.of("--set", "scheduler.extender.debugState=on"), "must be off, api or metrics"),
+                Arguments.of("debug state on the HTTPS port without client certificates",
+                        List.of("--set", "scheduler.extender.debugState=api", "--set",
+                                "scheduler.extender.clientAuth.insecureDisabled=true"), "which scheduler.extender.clientAuth.insecureDisabled makes anyone"),
                 Arguments.of("nothing enabled",
                         List.of("--set", "scheduler.enabled=false", "--set", "devicePlugin.enabled=false"), "nothing to install"));
     }

@@ -252,6 +252,11 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         FailurePolicy failurePolicy = reader.get(WEBHOOK_FAILURE_POLICY);
         Duration shutdown = reader.get(SHUTDOWN_TIMEOUT);
         DebugState debugState = reader.get(DEBUG_STATE);
+        if (debugState == DebugState.API && tls != null && !tls.clientAuth()) {
+            reader.problem(DEBUG_STATE.name() + "=api serves every pod's devices to the clients /filter and /bind accept,"
+                    + " and with " + EXTENDER_CLIENT_AUTH.name() + "=none that is anyone: set "
+                    + TLS_CLIENT_CA_FILE.name() + ", or " + DEBUG_STATE.name() + "=off");
+        }
         if (httpPort != null && httpPort != 0 && httpPort.equals(metricsPort)) {
             reader.problem(HTTP_PORT.name() + " and " + METRICS_PORT.name() + " are both " + httpPort);
         }
