@@ -17,6 +17,7 @@ import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.core.port.Readiness;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,11 +52,14 @@ class ClientCertificateTest {
     private static final long ONE_MIB = 1024 * 1024;
 
     @TempDir
+    static Path keys;
+    @TempDir
     Path dir;
+    static Identity server;
+    static Identity kubeScheduler;
+    static Identity intruder;
+    static Identity stranger;
     Vertx vertx;
-    Identity kubeScheduler;
-    Identity intruder;
-    Identity stranger;
     Path clientCa;
     GatewayVerticle verticle;
     final Queue<String> handled = new ConcurrentLinkedQueue<>();
@@ -65,12 +69,16 @@ class ClientCertificateTest {
     record Identity(Path cert, Path key) {
     }
 
-    @BeforeEach
-    void start(VertxTestContext ctx) throws IOException {
-        Identity server = identity("gateway.test");
+    @BeforeAll
+    static void identities() throws IOException {
+        server = identity("gateway.test");
         kubeScheduler = identity(GatewayConfig.DEFAULT_CLIENT_NAME);
         intruder = identity("intruder"); // trusted, but not a name that may call the extender
         stranger = identity(GatewayConfig.DEFAULT_CLIENT_NAME); // the right name from a CA nobody trusts
+    }
+
+    @BeforeEach
+    void start(VertxTestContext ctx) throws IOException {
         clientCa = dir.resolve("client-ca.crt");
         install(clientCa, Instant.now().minusSeconds(60), kubeScheduler.cert(), intruder.cert());
         GatewayConfig config = TestGateway.config("VGPU_PLAIN_HTTP", null, "VGPU_TLS_CERT_FILE",
@@ -212,12 +220,12 @@ class ClientCertificateTest {
         return WebClient.create(vertx, options);
     }
 
-    private Identity identity(String commonName) throws IOException {
+    private static Identity identity(String commonName) throws IOException {
         SelfSignedCertificate generated = SelfSignedCertificate.create(commonName);
         try {
-            Path cert = Files.copy(Path.of(generated.certificatePath()), dir.resolve(commonName + "-"
+            Path cert = Files.copy(Path.of(generated.certificatePath()), keys.resolve(commonName + "-"
                     + System.nanoTime() + ".crt"));
-            Path key = Files.copy(Path.of(generated.privateKeyPath()), dir.resolve(cert.getFileName() + ".key"));
+            Path key = Files.copy(Path.of(generated.privateKeyPath()), keys.resolve(cert.getFileName() + ".key"));
             return new Identity(cert, key);
         } finally {
             generated.delete();
