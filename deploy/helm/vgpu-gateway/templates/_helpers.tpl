@@ -35,6 +35,22 @@
 {{- printf "%s-tls" (include "vgpu.scheduler" .) }}
 {{- end }}
 
+{{/* kube-scheduler's client certificate for the extender (same CA as the serving certificate) */}}
+{{- define "vgpu.scheduler.clientTlsSecret" -}}
+{{- printf "%s-client-tls" (include "vgpu.scheduler" .) }}
+{{- end }}
+
+{{/* whether /filter and /bind require kube-scheduler's client certificate (and the chart issues one) */}}
+{{- define "vgpu.scheduler.clientAuth" -}}
+{{- if not .Values.scheduler.extender.clientAuth.insecureDisabled }}true{{ end }}
+{{- end }}
+
+{{/* the client certificate common names the gateway accepts: the chart's own first */}}
+{{- define "vgpu.scheduler.clientNames" -}}
+{{- $c := .Values.scheduler.extender.clientAuth }}
+{{- prepend ($c.extraAllowedNames | default list) $c.commonName | uniq | join "," }}
+{{- end }}
+
 {{- define "vgpu.scheduler.serviceAccount" -}}
 {{- if .Values.scheduler.serviceAccount.create }}
 {{- default (include "vgpu.scheduler" .) .Values.scheduler.serviceAccount.name }}
@@ -128,6 +144,41 @@ imagePullSecrets:
 {{- else }}
   - {{ toYaml . | nindent 4 | trim }}
 {{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* JVM ----------------------------------------------------------------------------------------------- */}}
+
+{{/* JDK_JAVA_OPTIONS from {heap, jvmOptions, what}: the heap flag first, from the container limit or explicit */}}
+{{- define "vgpu.jvmOptions" -}}
+{{- $heap := .heap | default dict }}
+{{- $flag := "" }}
+{{- if $heap.max }}
+{{- $flag = printf "-Xmx%s" (toString $heap.max) }}
+{{- else }}
+{{- $flag = printf "-XX:MaxRAMPercentage=%s" (toString (default 70 $heap.maxRAMPercentage)) }}
+{{- end }}
+{{- trim (printf "%s %s" $flag (.options | default "")) }}
+{{- end }}
+
+{{/* fails unless the heap of {heap, jvmOptions, limit, what} is bounded: by a memory limit or an explicit max */}}
+{{- define "vgpu.validateHeap" -}}
+{{- $heap := .heap | default dict }}
+{{- if regexMatch "(^|\\s)(-Xmx|-XX:MaxRAMPercentage|-XX:MaxHeapSize|-XX:MaxRAMFraction|-XX:MaxRAM=)" (.options | default "") }}
+{{- fail (printf "%s.jvmOptions sets the heap size: set %s.heap.max or %s.heap.maxRAMPercentage instead" .what .what .what) }}
+{{- end }}
+{{- if $heap.max }}
+{{- if not (regexMatch "^[0-9]+[kKmMgG]?$" (toString $heap.max)) }}
+{{- fail (printf "%s.heap.max %q is not a JVM size such as 1536m or 2g" .what (toString $heap.max)) }}
+{{- end }}
+{{- else }}
+{{- $p := float64 (default 70 $heap.maxRAMPercentage) }}
+{{- if or (lt $p 10.0) (gt $p 90.0) }}
+{{- fail (printf "%s.heap.maxRAMPercentage (%v) must be between 10 and 90: the JVM needs memory besides the heap" .what $heap.maxRAMPercentage) }}
+{{- end }}
+{{- if not .limit }}
+{{- fail (printf "%s.resources.limits.memory is not set: the heap (%v %% of the memory the JVM sees) would grow with the node's memory; set a memory limit or %s.heap.max" .what $heap.maxRAMPercentage .what) }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -2,6 +2,7 @@ package io.vgpu.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.gateway.ClusterConfig;
+import io.vgpu.gateway.DebugState;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.config.ConfigKey;
 import io.vgpu.gateway.config.ConfigurationException;
@@ -77,6 +78,13 @@ class GatewayEnvTest {
         Parsed p = parse(set, dir);
         GatewayConfig c = p.config();
         assertThat(c.plainHttp()).as("the API port serves HTTPS (webhooks need it)").isFalse();
+        assertThat(c.tls().clientAuth()).as("/filter and /bind need kube-scheduler's client certificate")
+                .isEqualTo(set.clientAuth());
+        if (set.clientAuth()) {
+            // the CA the gateway trusts for client certificates is the one of its own serving certificate
+            assertThat(p.env().get("VGPU_TLS_CLIENT_CA_FILE")).isEqualTo("/tls/ca.crt");
+            assertThat(c.tls().clientNames()).isNotEmpty();
+        }
         assertThat(c.deviceConfigFile()).as("the device config is read").isNotNull();
         assertThat(c.replica()).isEqualTo(Pods.FROM_POD);
         assertThat(p.cluster().kubernetes()).isTrue();
@@ -149,6 +157,8 @@ class GatewayEnvTest {
         assertThat(c.maxInFlight()).isEqualTo(256);
         assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.tls().reloadInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.tls().clientNames()).containsExactly("gpu-kube-scheduler", "my-own-scheduler");
+        assertThat(c.debugState()).isEqualTo(DebugState.API);
         assertThat(p.cluster().reservationTtl()).isEqualTo(Duration.ofSeconds(20));
         assertThat(p.cluster().store().clusterName()).isEqualTo("gpu-sched");
         assertThat(c.nvidia().resourceCountName()).isEqualTo("example.com/vgpu");
@@ -164,9 +174,12 @@ class GatewayEnvTest {
         assertThat(c.nodeLockWait()).isEqualTo(Duration.ofSeconds(28));
         assertThat(c.nodeLockTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.metricsPort()).isEqualTo(9395);
+        assertThat(c.tls().clientNames()).containsExactly(GatewayConfig.DEFAULT_CLIENT_NAME);
+        assertThat(c.debugState()).as("nobody reads every pod's devices by default").isEqualTo(DebugState.OFF);
         // variables rendered only when set keep the gateway's own defaults
         Map<String, String> unset = new LinkedHashMap<>(p.env());
         assertThat(unset).doesNotContainKeys("VGPU_KUBE_QPS", "VGPU_KUBE_BURST", "VGPU_MAX_IN_FLIGHT",
-                "VGPU_RESERVATION_TTL", "VGPU_NODE_LABEL_SELECTOR", "VGPU_PLAIN_HTTP");
+                "VGPU_RESERVATION_TTL", "VGPU_NODE_LABEL_SELECTOR", "VGPU_PLAIN_HTTP", "VGPU_DEBUG_STATE",
+                "VGPU_EXTENDER_CLIENT_AUTH");
     }
 }

@@ -110,12 +110,32 @@ class KubeSchedulerConfigTest {
             assertThat(url.getPort()).isEqualTo(https.path("port").asInt());
             assertThat(e.path("enableHTTPS").asBoolean()).isTrue();
             assertThat(e.path("tlsConfig").path("insecure").asBoolean(true)).isFalse();
-            String caFile = e.path("tlsConfig").path("caFile").asText();
+            JsonNode tls = e.path("tlsConfig");
+            String caFile = tls.path("caFile").asText();
             JsonNode ks = Pods.container(sts, "kube-scheduler");
             JsonNode volume = Pods.volumeAt(sts, ks, Path.of(caFile).getParent().toString());
-            assertThat(volume.path("secret").path("secretName").asText()).isEqualTo(Names.TLS_SECRET);
-            assertThat(volume.path("secret").path("items").findValuesAsText("key"))
-                    .as("kube-scheduler gets the CA, not the gateway's private key").containsExactly("ca.crt");
+            if (set.clientAuth()) {
+                // kube-scheduler presents its own client certificate: the gateway serves /filter and /bind to it only
+                assertThat(volume.path("secret").path("secretName").asText()).isEqualTo(Names.CLIENT_TLS_SECRET);
+                assertThat(volume.path("secret").path("items").findValuesAsText("key"))
+                        .containsExactlyInAnyOrder("ca.crt", "tls.crt", "tls.key");
+                assertThat(Pods.volumeAt(sts, ks, Path.of(tls.path("certFile").asText()).getParent().toString()))
+                        .isEqualTo(volume);
+                assertThat(tls.path("certFile").asText()).endsWith("/tls.crt");
+                assertThat(tls.path("keyFile").asText()).isEqualTo(Path.of(caFile).resolveSibling("tls.key").toString());
+            } else {
+                assertThat(volume.path("secret").path("secretName").asText()).isEqualTo(Names.TLS_SECRET);
+                assertThat(volume.path("secret").path("items").findValuesAsText("key"))
+                        .as("kube-scheduler gets the CA, not the gateway's private key").containsExactly("ca.crt");
+                assertThat(tls.has("certFile") || tls.has("keyFile")).as("no client certificate").isFalse();
+            }
+            for (JsonNode mount : ks.path("volumeMounts")) {
+                JsonNode v = Pods.volume(sts, mount.path("name").asText());
+                if (v.path("secret").path("secretName").asText().equals(Names.TLS_SECRET)) {
+                    assertThat(v.path("secret").path("items").findValuesAsText("key"))
+                            .as("kube-scheduler never mounts the gateway's private key").containsExactly("ca.crt");
+                }
+            }
             assertThat(e.path("filterVerb").asText()).isEqualTo("filter");
             assertThat(e.path("bindVerb").asText()).isEqualTo("bind");
             assertThat(e.has("prioritizeVerb")).as("the filter answers one node: nothing to prioritize").isFalse();

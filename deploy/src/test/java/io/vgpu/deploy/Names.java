@@ -7,6 +7,7 @@ final class Names {
     static final String SCHEDULER = FULL + "-scheduler";
     static final String HAZELCAST = SCHEDULER + "-hz";
     static final String TLS_SECRET = SCHEDULER + "-tls";
+    static final String CLIENT_TLS_SECRET = SCHEDULER + "-client-tls";
     static final String DEVICE_CONFIG = SCHEDULER + "-device";
     static final String KUBE_SCHEDULER_CONFIG = SCHEDULER + "-config";
     static final String DEVICE_PLUGIN = FULL + "-device-plugin";

@@ -100,6 +100,35 @@ class SchedulerWorkloadTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = ValueSet.class, mode = EnumSource.Mode.EXCLUDE, names = "DEVICE_PLUGIN_ONLY")
+    void onlyMonitoringReachesTheMetricsPort(ValueSet set) {
+        Rendered r = Helm.template(set);
+        JsonNode policy = r.one("NetworkPolicy", Names.SCHEDULER).path("spec");
+        String metrics = Pods.env(GatewayEnvTest.gateway(r)).get("VGPU_METRICS_PORT");
+        List<JsonNode> rules = new ArrayList<>();
+        for (JsonNode rule : policy.path("ingress")) {
+            if (rule.path("ports").findValuesAsText("port").contains(metrics)) {
+                rules.add(rule);
+            }
+        }
+        // HAMi's gauges name every GPU pod: the port is not open to every pod of the cluster
+        assertThat(rules).singleElement().satisfies(rule -> {
+            assertThat(rule.path("ports")).hasSize(1);
+            assertThat(rule.path("from")).hasSize(1);
+            JsonNode peer = rule.path("from").get(0);
+            String namespace = peer.path("namespaceSelector").path("matchLabels").path("kubernetes.io/metadata.name")
+                    .asText();
+            if (set == ValueSet.CUSTOM) {
+                assertThat(namespace).isEqualTo("observability");
+                assertThat(peer.path("podSelector").path("matchLabels").path("app.kubernetes.io/name").asText())
+                        .isEqualTo("prometheus");
+            } else {
+                assertThat(namespace).isEqualTo("monitoring");
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = ValueSet.class, mode = EnumSource.Mode.EXCLUDE, names = "DEVICE_PLUGIN_ONLY")
     void disruptionBudgetKeepsAQuorumAndSpreadIsOverNodes(ValueSet set) {
         Rendered r = Helm.template(set);
         JsonNode labels = podLabels(sts(set));

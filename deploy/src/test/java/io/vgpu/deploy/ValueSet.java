@@ -18,6 +18,7 @@ enum ValueSet {
     REPLICAS_5("replicas-5.yaml", 5, 1, true, true),
     CUSTOM("custom.yaml", 5, 1, true, true),
     MONITORING("monitoring.yaml", 3, 1, true, true),
+    INSECURE_NO_CLIENT_CERT("insecure-no-client-cert.yaml", 3, 1, true, true),
     DEVICE_PLUGIN_ONLY("device-plugin-only.yaml", 0, 0, false, true);
 
     /** The release every set is rendered as. */
@@ -69,6 +70,11 @@ enum ValueSet {
 
     boolean devicePlugin() {
         return devicePlugin;
+    }
+
+    /** Whether /filter and /bind require kube-scheduler's client certificate (all but the documented opt-out). */
+    boolean clientAuth() {
+        return this != INSECURE_NO_CLIENT_CERT;
     }
 
     boolean certManager() {

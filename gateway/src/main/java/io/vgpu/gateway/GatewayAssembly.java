@@ -79,7 +79,7 @@ final class GatewayAssembly {
      * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
      * @param state     the shared cluster state, or null when Kubernetes is off
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
-     * @param debugPages read-only pages for the metrics listener ({@code /debug/state})
+     * @param debugPages read-only pages ({@code /debug/state}), served where {@code VGPU_DEBUG_STATE} says
      */
     record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer,
                  Map<String, Handler<RoutingContext>> debugPages) {
@@ -212,7 +212,8 @@ final class GatewayAssembly {
                                   ExtenderRejections rejections) {
         InFlightLimiter limiter = new InFlightLimiter(path, config.maxInFlight());
         metrics.inFlight(limiter);
-        return new ApiRoute(path, ExtenderReplies.MAX_BODY_BYTES, limiter, handler, rejections);
+        // only kube-scheduler may filter and bind: any other caller could bind pending GPU pods anywhere
+        return new ApiRoute(path, ExtenderReplies.MAX_BODY_BYTES, limiter, handler, rejections, true);
     }
 
     private static List<ApiRoute> disabledRoutes(GatewayConfig config) {

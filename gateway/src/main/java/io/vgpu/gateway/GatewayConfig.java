@@ -44,17 +44,24 @@ import java.util.StringJoiner;
  * @param shutdownTimeout                {@code VGPU_SHUTDOWN_TIMEOUT}: how long SIGTERM waits for in-flight requests
  * @param replica                        this replica's name for metrics and logs ({@code POD_NAME}, else
  *                                       {@code HOSTNAME})
+ * @param debugState                     {@code VGPU_DEBUG_STATE}: where {@code /debug/state} is served, if at all
  */
 public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteDefaultScheduler,
                             String nodeSchedulerPolicy, String gpuSchedulerPolicy, Duration nodeLockTimeout,
                             Duration nodeLockWait, Map<String, String> nodeLabelSelector, double kubeQps, int kubeBurst,
                             String bindAddress, int httpPort, int metricsPort, Tls tls, Path deviceConfigFile,
                             NvidiaConfig nvidia, int maxInFlight, long webhookMaxBodyBytes,
-                            FailurePolicy webhookFailurePolicy, Duration shutdownTimeout, String replica) {
+                            FailurePolicy webhookFailurePolicy, Duration shutdownTimeout, String replica,
+                            DebugState debugState) {
 
     /** The prefix of every setting. */
     public static final String PREFIX = "VGPU_";
 
+    /** The common name of the client certificate the chart issues to kube-scheduler. */
+    public static final String DEFAULT_CLIENT_NAME = "vgpu-kube-scheduler";
+
+    private static final String CLIENT_AUTH_REQUIRED = "required";
+    private static final String CLIENT_AUTH_NONE = "none";
     private static final Duration DAY = Duration.ofDays(1);
     private static final long MIB = 1024 * 1024;
 
@@ -135,27 +142,62 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
             Parsers.duration(Duration.ZERO, Duration.ofMinutes(10)), "20s",
             "how long SIGTERM waits for in-flight requests before closing");
 
+    /** {@code VGPU_TLS_CLIENT_CA_FILE}. */
+    public static final ConfigKey<Path> TLS_CLIENT_CA_FILE = ConfigKey.optional("VGPU_TLS_CLIENT_CA_FILE",
+            Parsers.readableFile(), null, "PEM CA certificate(s) that sign kube-scheduler's client certificate;"
+                    + " /filter and /bind accept only clients verified against it; reloaded when it changes");
+    /** {@code VGPU_EXTENDER_CLIENT_NAMES}. */
+    public static final ConfigKey<List<String>> EXTENDER_CLIENT_NAMES = ConfigKey.optional(
+            "VGPU_EXTENDER_CLIENT_NAMES", Parsers.names(), DEFAULT_CLIENT_NAME,
+            "comma list of the client certificate common names (subject CN) allowed to call /filter and /bind");
+    /** {@code VGPU_EXTENDER_CLIENT_AUTH}. */
+    public static final ConfigKey<String> EXTENDER_CLIENT_AUTH = ConfigKey.optional("VGPU_EXTENDER_CLIENT_AUTH",
+            Parsers.oneOf(CLIENT_AUTH_REQUIRED, CLIENT_AUTH_NONE), CLIENT_AUTH_REQUIRED,
+            "required: /filter and /bind need kube-scheduler's client certificate (HTTPS only); none: INSECURE,"
+                    + " anyone who reaches the port may filter and bind");
+    /** {@code VGPU_DEBUG_STATE}. */
+    public static final ConfigKey<DebugState> DEBUG_STATE = ConfigKey.optional("VGPU_DEBUG_STATE",
+            DebugState::of, "off", "where GET /debug/state (every pod's name, UID and devices) is served: off, api"
+                    + " (the API port, behind the extender's client certificate check) or metrics (the plain-HTTP"
+                    + " metrics port, unauthenticated: local test harnesses only)");
+
     /** Every key, in documentation order. */
     public static final List<ConfigKey<?>> KEYS = List.of(SCHEDULER_NAMES, FORCE_OVERWRITE_DEFAULT_SCHEDULER,
             NODE_SCHEDULER_POLICY, GPU_SCHEDULER_POLICY, NODE_LOCK_TIMEOUT, NODE_LOCK_WAIT, NODE_LABEL_SELECTOR,
             KUBE_QPS, KUBE_BURST, BIND_ADDRESS, HTTP_PORT, METRICS_PORT, TLS_CERT_FILE, TLS_KEY_FILE,
-            TLS_RELOAD_INTERVAL, PLAIN_HTTP, DEVICE_CONFIG_FILE, MAX_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES,
-            WEBHOOK_FAILURE_POLICY, SHUTDOWN_TIMEOUT);
+            TLS_RELOAD_INTERVAL, PLAIN_HTTP, TLS_CLIENT_CA_FILE, EXTENDER_CLIENT_NAMES, EXTENDER_CLIENT_AUTH,
+            DEVICE_CONFIG_FILE, MAX_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_FAILURE_POLICY, SHUTDOWN_TIMEOUT,
+            DEBUG_STATE);
 
     /**
-     * Certificate files of the API listener.
+     * Certificate files of the API listener, and who may call the extender verbs over it.
      *
      * @param certFile       PEM certificate (chain)
      * @param keyFile        PEM private key
      * @param reloadInterval how often the files are checked for changes
+     * @param clientCaFile   PEM CA certificate(s) that clients of {@code /filter} and {@code /bind} must present a
+     *                       certificate of; null: no client certificate is asked for (INSECURE for the extender)
+     * @param clientNames    the client certificate common names allowed to call {@code /filter} and {@code /bind}
      */
-    public record Tls(Path certFile, Path keyFile, Duration reloadInterval) {
+    public record Tls(Path certFile, Path keyFile, Duration reloadInterval, Path clientCaFile,
+                      List<String> clientNames) {
 
-        /** Requires every component. */
+        /** Requires the serving files; copies the names. */
         public Tls {
             Objects.requireNonNull(certFile, "certFile");
             Objects.requireNonNull(keyFile, "keyFile");
             Objects.requireNonNull(reloadInterval, "reloadInterval");
+            clientNames = List.copyOf(clientNames);
+        }
+
+        /** Server-side TLS only: no client certificate is asked for. */
+        public Tls(Path certFile, Path keyFile, Duration reloadInterval) {
+            this(certFile, keyFile, reloadInterval, null, List.of());
+        }
+
+        /** Whether the extender verbs require a verified client certificate with an allowed name. */
+        public boolean clientAuth() {
+            return clientCaFile != null;
         }
     }
 
@@ -167,6 +209,7 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         Objects.requireNonNull(webhookFailurePolicy, "webhookFailurePolicy");
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(replica, "replica");
+        Objects.requireNonNull(debugState, "debugState");
     }
 
     /**
@@ -208,6 +251,12 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         Long maxBody = reader.get(WEBHOOK_MAX_BODY_BYTES);
         FailurePolicy failurePolicy = reader.get(WEBHOOK_FAILURE_POLICY);
         Duration shutdown = reader.get(SHUTDOWN_TIMEOUT);
+        DebugState debugState = reader.get(DEBUG_STATE);
+        if (debugState == DebugState.API && tls != null && !tls.clientAuth()) {
+            reader.problem(DEBUG_STATE.name() + "=api serves every pod's devices to the clients /filter and /bind accept,"
+                    + " and with " + EXTENDER_CLIENT_AUTH.name() + "=none that is anyone: set "
+                    + TLS_CLIENT_CA_FILE.name() + ", or " + DEBUG_STATE.name() + "=off");
+        }
         if (httpPort != null && httpPort != 0 && httpPort.equals(metricsPort)) {
             reader.problem(HTTP_PORT.name() + " and " + METRICS_PORT.name() + " are both " + httpPort);
         }
@@ -218,29 +267,48 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         return new GatewayConfig(schedulerNames, force, nodePolicy, gpuPolicy, lockTimeout, lockWait, selector, qps,
                 burst, bind, httpPort, metricsPort, tls, deviceFile == null ? null : Path.of(deviceFile),
                 nvidia == null ? NvidiaConfig.defaults() : nvidia, maxInFlight, maxBody, failurePolicy, shutdown,
-                replica(reader));
+                replica(reader), debugState);
     }
 
     private static Tls tls(EnvReader reader) {
         Path cert = reader.get(TLS_CERT_FILE);
         Path key = reader.get(TLS_KEY_FILE);
         Duration interval = reader.get(TLS_RELOAD_INTERVAL);
+        Path clientCa = reader.get(TLS_CLIENT_CA_FILE);
+        List<String> clientNames = reader.get(EXTENDER_CLIENT_NAMES);
+        String clientAuth = reader.get(EXTENDER_CLIENT_AUTH);
         boolean plain = Boolean.TRUE.equals(reader.get(PLAIN_HTTP));
         boolean certGiven = reader.raw(TLS_CERT_FILE.name()) != null;
         boolean keyGiven = reader.raw(TLS_KEY_FILE.name()) != null;
+        boolean caGiven = reader.raw(TLS_CLIENT_CA_FILE.name()) != null;
         if (plain) {
-            if (certGiven || keyGiven) {
+            if (certGiven || keyGiven || caGiven) {
                 reader.problem(PLAIN_HTTP.name() + "=true conflicts with " + TLS_CERT_FILE.name() + "/"
-                        + TLS_KEY_FILE.name() + ": choose HTTPS or plain HTTP");
+                        + TLS_KEY_FILE.name() + "/" + TLS_CLIENT_CA_FILE.name() + ": choose HTTPS or plain HTTP");
             }
-            return null;
+            return null; // plain HTTP has no client certificates: local use only
         }
         if (!certGiven || !keyGiven) {
             reader.problem("HTTPS needs both " + TLS_CERT_FILE.name() + " and " + TLS_KEY_FILE.name()
                     + " (or set " + PLAIN_HTTP.name() + "=true to serve plain HTTP)");
             return null;
         }
-        return cert == null || key == null || interval == null ? null : new Tls(cert, key, interval);
+        boolean required = !CLIENT_AUTH_NONE.equals(clientAuth);
+        if (required && !caGiven) {
+            reader.problem("/filter and /bind need kube-scheduler's client certificate: set " + TLS_CLIENT_CA_FILE.name()
+                    + " to the CA that signed it (or " + EXTENDER_CLIENT_AUTH.name() + "=none, INSECURE: anyone who"
+                    + " reaches the port could bind pods)");
+            return null;
+        }
+        if (!required && caGiven) {
+            reader.problem(EXTENDER_CLIENT_AUTH.name() + "=none conflicts with " + TLS_CLIENT_CA_FILE.name()
+                    + ": choose whether clients must present a certificate");
+            return null;
+        }
+        if (cert == null || key == null || interval == null || clientNames == null || (required && clientCa == null)) {
+            return null;
+        }
+        return required ? new Tls(cert, key, interval, clientCa, clientNames) : new Tls(cert, key, interval);
     }
 
     private static String replica(EnvReader reader) {
@@ -284,16 +352,24 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         out.add(METRICS_PORT + "=" + metricsPort);
         if (tls == null) {
             out.add(PLAIN_HTTP + "=true");
+            out.add(EXTENDER_CLIENT_AUTH + "=" + CLIENT_AUTH_NONE); // plain HTTP checks no client: local use only
         } else {
             out.add(TLS_CERT_FILE + "=" + tls.certFile());
             out.add(TLS_KEY_FILE + "=" + tls.keyFile());
             out.add(TLS_RELOAD_INTERVAL + "=" + GoDuration.format(tls.reloadInterval()));
+            if (tls.clientAuth()) {
+                out.add(TLS_CLIENT_CA_FILE + "=" + tls.clientCaFile());
+                out.add(EXTENDER_CLIENT_NAMES + "=" + String.join(",", tls.clientNames()));
+            } else {
+                out.add(EXTENDER_CLIENT_AUTH + "=" + CLIENT_AUTH_NONE);
+            }
         }
         out.add(DEVICE_CONFIG_FILE + "=" + (deviceConfigFile == null ? "" : deviceConfigFile));
         out.add(MAX_IN_FLIGHT + "=" + maxInFlight);
         out.add(WEBHOOK_MAX_BODY_BYTES + "=" + webhookMaxBodyBytes);
         out.add(WEBHOOK_FAILURE_POLICY + "=" + webhookFailurePolicy.wire());
         out.add(SHUTDOWN_TIMEOUT + "=" + GoDuration.format(shutdownTimeout));
+        out.add(DEBUG_STATE + "=" + debugState.wire());
         out.add("replica=" + replica);
         return out.toString();
     }

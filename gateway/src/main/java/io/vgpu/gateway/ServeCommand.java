@@ -1,10 +1,13 @@
 package io.vgpu.gateway;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
@@ -23,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +80,7 @@ public final class ServeCommand implements Callable<Integer> {
             return CONFIG_ERROR;
         }
         LOG.info("starting vgpu-gateway: {}", config.redacted());
+        logHeap();
         Running running;
         try {
             running = start(config, cluster).toCompletionStage().toCompletableFuture()
@@ -99,6 +104,18 @@ public final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static void logHeap() {
+        long visible = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        JvmHeap.Line line = JvmHeap.describe(Runtime.getRuntime().maxMemory(), visible,
+                ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (line.warning()) {
+            LOG.warn(line.text());
+        } else {
+            LOG.info(line.text());
+        }
+    }
+
     /**
      * Builds the services and deploys the listeners: the one start path, shared by {@code serve} and by
      * {@code simulate} (which runs the same gateway against its in-process API server).
@@ -117,10 +134,13 @@ public final class ServeCommand implements Callable<Integer> {
                     routes.add(webhookRoute(config, metrics, parts.quotas()));
                     routes.addAll(parts.routes());
                     MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
-                            registry, parts.debugPages());
+                            registry, config.debugState() == DebugState.METRICS ? parts.debugPages() : Map.of());
+                    Map<String, Handler<RoutingContext>> schedulerPages = config.debugState() == DebugState.API
+                            ? parts.debugPages() : Map.of();
                     return vertx.deployVerticle(metricsVerticle)
                             .compose(id -> vertx.deployVerticle(() -> {
-                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness());
+                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness(),
+                                        schedulerPages, metrics::clientRefused);
                                 deployed.add(v);
                                 return v;
                             }, new DeploymentOptions().setInstances(instances)))

@@ -67,6 +67,7 @@ class GatewayConfigTest {
         Path cert = Files.writeString(dir.resolve("tls.crt"), "cert");
         Path key = Files.writeString(dir.resolve("tls.key"), "key");
         Path devices = Files.writeString(dir.resolve("device-config.yaml"), "nvidia:\n  memoryFactor: 2\n");
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "ca");
         return Stream.of(
                 valid("sharded scheduler names", env(PLAIN, "VGPU_SCHEDULER_NAMES", " s-a, s-b ,s-c"),
                         GatewayConfig::schedulerNames, List.of("s-a", "s-b", "s-c")),
@@ -87,9 +88,19 @@ class GatewayConfigTest {
                         c -> List.of(c.httpPort(), c.metricsPort()), List.of(8443, 9000)),
                 valid("both ports 0 (tests)", env(PLAIN, "VGPU_HTTP_PORT", "0", "VGPU_METRICS_PORT", "0"),
                         c -> List.of(c.httpPort(), c.metricsPort()), List.of(0, 0)),
-                valid("HTTPS from files", Map.of("VGPU_TLS_CERT_FILE", cert.toString(), "VGPU_TLS_KEY_FILE",
-                                key.toString(), "VGPU_TLS_RELOAD_INTERVAL", "30s"), GatewayConfig::tls,
-                        new GatewayConfig.Tls(cert, key, Duration.ofSeconds(30))),
+                valid("HTTPS from files, kube-scheduler's client CA", Map.of("VGPU_TLS_CERT_FILE", cert.toString(),
+                                "VGPU_TLS_KEY_FILE", key.toString(), "VGPU_TLS_RELOAD_INTERVAL", "30s",
+                                "VGPU_TLS_CLIENT_CA_FILE", ca.toString()), GatewayConfig::tls,
+                        new GatewayConfig.Tls(cert, key, Duration.ofSeconds(30), ca, List.of("vgpu-kube-scheduler"))),
+                valid("allowed client names", Map.of("VGPU_TLS_CERT_FILE", cert.toString(), "VGPU_TLS_KEY_FILE",
+                                key.toString(), "VGPU_TLS_CLIENT_CA_FILE", ca.toString(), "VGPU_EXTENDER_CLIENT_NAMES",
+                                "ks-a, ks-b"), c -> c.tls().clientNames(), List.of("ks-a", "ks-b")),
+                valid("HTTPS without client authentication (insecure opt-out)", Map.of("VGPU_TLS_CERT_FILE",
+                                cert.toString(), "VGPU_TLS_KEY_FILE", key.toString(), "VGPU_EXTENDER_CLIENT_AUTH", "none"),
+                        GatewayConfig::tls, new GatewayConfig.Tls(cert, key, Duration.ofSeconds(10))),
+                valid("debug state off by default", env(PLAIN), GatewayConfig::debugState, DebugState.OFF),
+                valid("debug state behind the client check", env(PLAIN, "VGPU_DEBUG_STATE", "api"),
+                        GatewayConfig::debugState, DebugState.API),
                 valid("device config file", env(PLAIN, "VGPU_DEVICE_CONFIG_FILE", devices.toString()),
                         c -> c.nvidia().memoryFactor(), 2),
                 valid("body limit with suffix", env(PLAIN, "VGPU_WEBHOOK_MAX_BODY_BYTES", "512Ki"),
@@ -144,6 +155,20 @@ class GatewayConfigTest {
                         "VGPU_TLS_KEY_FILE", "/etc/hosts"), "conflicts with"),
                 invalid("missing cert file", Map.of("VGPU_TLS_CERT_FILE", "/no/such/tls.crt", "VGPU_TLS_KEY_FILE",
                         "/etc/hosts"), "VGPU_TLS_CERT_FILE=\"/no/such/tls.crt\": no readable file at this path"),
+                invalid("HTTPS without kube-scheduler's client CA", Map.of("VGPU_TLS_CERT_FILE", "/etc/hosts",
+                        "VGPU_TLS_KEY_FILE", "/etc/hosts"), "/filter and /bind need kube-scheduler's client"
+                        + " certificate: set VGPU_TLS_CLIENT_CA_FILE"),
+                invalid("client CA with client authentication off", Map.of("VGPU_TLS_CERT_FILE", "/etc/hosts",
+                        "VGPU_TLS_KEY_FILE", "/etc/hosts", "VGPU_TLS_CLIENT_CA_FILE", "/etc/hosts",
+                        "VGPU_EXTENDER_CLIENT_AUTH", "none"), "VGPU_EXTENDER_CLIENT_AUTH=none conflicts with"),
+                invalid("plain HTTP and a client CA", env(PLAIN, "VGPU_TLS_CLIENT_CA_FILE", "/etc/hosts"),
+                        "conflicts with"),
+                invalid("unknown client authentication", env(PLAIN, "VGPU_EXTENDER_CLIENT_AUTH", "optional"),
+                        "expected one of [none, required]"),
+                invalid("debug state on", env(PLAIN, "VGPU_DEBUG_STATE", "on"), "must be off, api or metrics"),
+                invalid("debug state on the API port that checks no client", Map.of("VGPU_TLS_CERT_FILE", "/etc/hosts",
+                        "VGPU_TLS_KEY_FILE", "/etc/hosts", "VGPU_EXTENDER_CLIENT_AUTH", "none", "VGPU_DEBUG_STATE",
+                        "api"), "VGPU_DEBUG_STATE=api serves every pod's devices"),
                 invalid("missing device config", env(PLAIN, "VGPU_DEVICE_CONFIG_FILE", "/no/such.yaml"),
                         "VGPU_DEVICE_CONFIG_FILE=\"/no/such.yaml\": no readable file"),
                 invalid("unknown VGPU_ key", env(PLAIN, "VGPU_HTTP_PROT", "8443"),
@@ -189,7 +214,7 @@ class GatewayConfigTest {
         assertThat(line).contains("VGPU_SCHEDULER_NAMES=hami-scheduler", "VGPU_NODE_LOCK_TIMEOUT=5m0s",
                 "VGPU_NODE_LABEL_SELECTOR=gpu=on", "VGPU_PLAIN_HTTP=true", "VGPU_WEBHOOK_FAILURE_POLICY=Ignore");
         for (var key : GatewayConfig.KEYS) {
-            if (!key.name().startsWith("VGPU_TLS_")) {
+            if (!key.name().startsWith("VGPU_TLS_") && !key.name().equals("VGPU_EXTENDER_CLIENT_NAMES")) {
                 assertThat(line).as(key.name()).contains(key.name() + "=");
             }
         }

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import io.vgpu.testsupport.ManualClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,13 +28,13 @@ class MonitorContainerListerTest {
     @TempDir
     Path hook;
     private Path containers;
-    private MonitorTestClock clock;
+    private ManualClock clock;
     private ContainerLister lister;
 
     @BeforeEach
     void setUp() throws IOException {
         containers = Files.createDirectories(hook.resolve("vgpu/containers"));
-        clock = new MonitorTestClock(Instant.now());
+        clock = new ManualClock(Instant.now());
         lister = new ContainerLister(containers, RESYNC, clock);
     }
 

@@ -1,5 +1,6 @@
 package io.vgpu.deviceplugin.monitor;
 
+import io.vgpu.testsupport.ManualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,14 +39,14 @@ class MonitorFeedbackLoopTest {
     private Path containers;
     private MonitorConfig config;
     private InMemoryPodDirectory pods;
-    private MonitorTestClock clock;
+    private ManualClock clock;
 
     @BeforeEach
     void setUp() throws IOException {
         containers = Files.createDirectories(hook.resolve("vgpu/containers"));
         config = MonitorConfig.defaults(NODE).withHookPath(hook).withMigApplyLock(hook.resolve("hami-mig-apply.lock"));
         pods = new InMemoryPodDirectory();
-        clock = new MonitorTestClock(Instant.now());
+        clock = new ManualClock(Instant.now());
     }
 
     private void podOnNode(String uid) {

@@ -6,10 +6,12 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Objects;
 
 /**
- * One {@code POST} endpoint of the API listener ({@code /webhook}, later {@code /filter} and
- * {@code /bind}) as {@link GatewayVerticle} mounts it:
+ * One {@code POST} endpoint of the API listener ({@code /webhook}, {@code /filter}, {@code /bind}) as
+ * {@link GatewayVerticle} mounts it:
  * <pre>
  *   body (≤ maxBodyBytes, else rejections.bodyTooLarge)
+ *     → kube-scheduler's client certificate, when schedulerOnly and the listener checks them
+ *       (else rejections.unauthorized)
  *     → in-flight bound (else rejections.overloaded)
  *     → handler
  * </pre>
@@ -18,10 +20,19 @@ import java.util.Objects;
  * @param maxBodyBytes the largest body read
  * @param limiter      the endpoint's in-flight bound
  * @param handler      handles the request once the body is read and a slot is taken; must end the response
- * @param rejections   the endpoint's answers to overload and oversized bodies
+ * @param rejections   the endpoint's answers to overload, oversized bodies and refused clients
+ * @param schedulerOnly only kube-scheduler may call it: over HTTPS with client authentication configured, a
+ *                      request needs a verified client certificate with an allowed name ({@code /filter},
+ *                      {@code /bind}); false for the webhook, which the API server calls without one
  */
 public record ApiRoute(String path, long maxBodyBytes, InFlightLimiter limiter, Handler<RoutingContext> handler,
-                       Rejections rejections) {
+                       Rejections rejections, boolean schedulerOnly) {
+
+    /** A route any client of the listener may call (the webhook). */
+    public ApiRoute(String path, long maxBodyBytes, InFlightLimiter limiter, Handler<RoutingContext> handler,
+                    Rejections rejections) {
+        this(path, maxBodyBytes, limiter, handler, rejections, false);
+    }
 
     /** Requires every component. */
     public ApiRoute {

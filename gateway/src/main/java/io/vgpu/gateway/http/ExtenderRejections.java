@@ -50,6 +50,12 @@ public final class ExtenderRejections implements Rejections {
         write(ctx, "request body exceeds " + maxBodyBytes + " bytes");
     }
 
+    /** HTTP 200 with the reason in {@code Error}: kube-scheduler shows it in the pod's events and its log. */
+    @Override
+    public void unauthorized(RoutingContext ctx, String why) {
+        write(ctx, why);
+    }
+
     private void write(RoutingContext ctx, String message) {
         byte[] body;
         try {

@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  *       calls (reads and writes; {@code code} is the HTTP status or why no answer came), and
  *       {@code vgpu_kube_api_errors_total{verb,resource,code,replica}}: those that did not answer 2xx;</li>
  *   <li>{@code vgpu_http_overloaded_total{endpoint,replica}}: requests answered "overloaded";</li>
- *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now.</li>
+ *   <li>{@code vgpu_http_in_flight{endpoint,replica}}: requests being handled now;</li>
+ *   <li>{@code vgpu_http_client_refused_total{endpoint,reason,replica}}: requests refused because the client did
+ *       not present kube-scheduler's certificate.</li>
  * </ul>
  * HAMi's own metric names (spec §13) are registered elsewhere, without the replica tag. Thread-safe.
  */
@@ -63,6 +65,7 @@ public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
     private final Map<String, Timer> lockWaits = new ConcurrentHashMap<>();
     private final Map<List<String>, Timer> apiCalls = new ConcurrentHashMap<>();
     private final Map<List<String>, Counter> apiErrors = new ConcurrentHashMap<>();
+    private final Map<List<String>, Counter> clientRefusals = new ConcurrentHashMap<>();
 
     /**
      * @param registry where the meters live (the registry the metrics endpoint scrapes)
@@ -173,6 +176,19 @@ public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
         overloaded.computeIfAbsent(endpoint, e -> Counter.builder("vgpu.http.overloaded")
                         .description("Requests answered overloaded because the in-flight bound was reached")
                         .tags("endpoint", e, "replica", replica)
+                        .register(registry))
+                .increment();
+    }
+
+    /**
+     * Counts one request to {@code endpoint} refused for its client certificate; {@code reason} is
+     * {@code no_certificate} or {@code name_not_allowed}.
+     */
+    public void clientRefused(String endpoint, String reason) {
+        clientRefusals.computeIfAbsent(List.of(endpoint, reason), k -> Counter.builder("vgpu.http.client.refused")
+                        .description("Requests refused because the client did not present kube-scheduler's"
+                                + " certificate")
+                        .tags("endpoint", endpoint, "reason", reason, "replica", replica)
                         .register(registry))
                 .increment();
     }

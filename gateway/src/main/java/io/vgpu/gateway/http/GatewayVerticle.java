@@ -1,22 +1,33 @@
 package io.vgpu.gateway.http;
 
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.ServerSSLOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.core.port.Readiness;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
- * The API listener: {@code POST} routes given as {@link ApiRoute}s (the webhook; later the extender
- * verbs), {@code GET /healthz} and {@code GET /readyz}, over HTTPS from the configured PEM files
- * (reloaded when they change) or, only when configured, plain HTTP. Only wiring: the handlers hold
+ * The API listener: {@code POST} routes given as {@link ApiRoute}s (the webhook and the extender verbs),
+ * {@code GET /healthz} and {@code GET /readyz}, and GET pages for kube-scheduler's identity only (e.g.
+ * {@code /debug/state}), over HTTPS from the configured PEM files (reloaded when they change) or, only when
+ * configured, plain HTTP. With client authentication configured ({@link GatewayConfig.Tls#clientAuth()}) the
+ * handshake requests a client certificate and verifies a presented one against the client CA; the routes marked
+ * {@link ApiRoute#schedulerOnly()} and the scheduler pages then refuse requests without an allowed one
+ * ({@link ClientCertificateCheck}). Plain HTTP checks no client (local use only). Only wiring: the handlers hold
  * the logic. Failures of plain HTTP (404, 405, 5xx) get JSON problem bodies.
  *
  * <p>Stopping (undeploy, {@code Vertx.close} on SIGTERM) drains: the server stops accepting, lets
@@ -24,11 +35,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GatewayVerticle extends VerticleBase {
 
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayVerticle.class);
     private static final int[] PROBLEM_STATUSES = {400, 404, 405, 413, 500, 503};
 
     private final GatewayConfig config;
     private final List<ApiRoute> routes;
     private final Readiness readiness;
+    private final Map<String, Handler<RoutingContext>> schedulerPages;
+    private final BiConsumer<String, String> refused;
     private HttpServer server;
     private TlsReloader reloader;
 
@@ -38,9 +52,23 @@ public final class GatewayVerticle extends VerticleBase {
      * @param readiness what {@code /readyz} reports
      */
     public GatewayVerticle(GatewayConfig config, List<ApiRoute> routes, Readiness readiness) {
+        this(config, routes, readiness, Map.of(), (endpoint, reason) -> { });
+    }
+
+    /**
+     * @param config         listener settings (bind address, port, TLS and client authentication, shutdown timeout)
+     * @param routes         the POST endpoints
+     * @param readiness      what {@code /readyz} reports
+     * @param schedulerPages GET pages by path, served only to the clients {@code /filter} and {@code /bind} accept
+     * @param refused        told of every request refused for its client certificate: endpoint, reason
+     */
+    public GatewayVerticle(GatewayConfig config, List<ApiRoute> routes, Readiness readiness,
+                           Map<String, Handler<RoutingContext>> schedulerPages, BiConsumer<String, String> refused) {
         this.config = config;
         this.routes = List.copyOf(routes);
         this.readiness = readiness;
+        this.schedulerPages = Map.copyOf(schedulerPages);
+        this.refused = refused;
     }
 
     @Override
@@ -50,6 +78,12 @@ public final class GatewayVerticle extends VerticleBase {
         if (config.tls() == null) {
             return server.listen();
         }
+        // failed handshakes (a client certificate of another CA, a client that distrusts ours) happen before HTTP:
+        // without a handler Vert.x drops them silently on the server side
+        ThrottledWarning handshakes = new ThrottledWarning(LOG);
+        server.exceptionHandler(e -> handshakes.warn(() -> "TLS connection failed before HTTP: " + e.getMessage()
+                + (config.tls().clientAuth() ? " (a client certificate must chain to " + config.tls().clientCaFile()
+                + ")" : "")));
         reloader = new TlsReloader(vertx, config.tls());
         return reloader.snapshot()
                 .compose(v -> server.listen())
@@ -72,10 +106,15 @@ public final class GatewayVerticle extends VerticleBase {
 
     private Router router() {
         Router router = Router.router(vertx);
+        ClientCertificateCheck clients = config.tls() != null && config.tls().clientAuth()
+                ? new ClientCertificateCheck(config.tls().clientNames(), refused) : null;
         for (ApiRoute api : routes) {
             Route route = router.post(api.path());
-            route.handler(BodyHandler.create(false).setBodyLimit(api.maxBodyBytes()))
-                    .handler(api.limiter().guard(api.rejections()::overloaded))
+            route.handler(BodyHandler.create(false).setBodyLimit(api.maxBodyBytes()));
+            if (clients != null && api.schedulerOnly()) {
+                route.handler(clients.guard(api.path(), api.rejections()::unauthorized));
+            }
+            route.handler(api.limiter().guard(api.rejections()::overloaded))
                     .handler(api.handler())
                     .failureHandler(ctx -> {
                         if (ctx.statusCode() == 413) {
@@ -85,6 +124,13 @@ public final class GatewayVerticle extends VerticleBase {
                         }
                     });
         }
+        schedulerPages.forEach((path, page) -> {
+            Route route = router.get(path);
+            if (clients != null) {
+                route.handler(clients.guard(path, Rejections::forbidden));
+            }
+            route.handler(page);
+        });
         router.get("/healthz").handler(new LivenessHandler());
         router.get("/readyz").handler(new ReadinessHandler(readiness));
         ProblemHandler problems = new ProblemHandler();
@@ -97,7 +143,9 @@ public final class GatewayVerticle extends VerticleBase {
     private HttpServerOptions serverOptions() {
         HttpServerOptions options = new HttpServerOptions().setHost(config.bindAddress()).setPort(config.httpPort());
         if (config.tls() != null) {
-            options.setSsl(true).setKeyCertOptions(TlsReloader.keyCert(config.tls()));
+            ServerSSLOptions ssl = TlsReloader.sslOptions(config.tls());
+            options.setSsl(true).setKeyCertOptions(ssl.getKeyCertOptions()).setTrustOptions(ssl.getTrustOptions())
+                    .setClientAuth(ssl.getClientAuth());
         }
         return options;
     }

@@ -1,5 +1,7 @@
 package io.vgpu.gateway.http;
 
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -14,4 +16,20 @@ public interface Rejections {
 
     /** The body exceeded the endpoint's limit (it was not read completely). */
     void bodyTooLarge(RoutingContext ctx);
+
+    /**
+     * The client may not call this endpoint ({@link ClientCertificateCheck}); {@code why} says what it must present.
+     * By default HTTP 403 with a JSON problem body; the extender verbs answer in their own protocol.
+     */
+    default void unauthorized(RoutingContext ctx, String why) {
+        forbidden(ctx, why);
+    }
+
+    /** HTTP 403 with a JSON problem body whose {@code detail} is {@code why}. */
+    static void forbidden(RoutingContext ctx, String why) {
+        JsonObject problem = new JsonObject().put("type", "about:blank").put("title", "Forbidden").put("status", 403)
+                .put("detail", why);
+        ctx.response().setStatusCode(403).putHeader("Content-Type", "application/problem+json")
+                .end(Buffer.buffer(problem.encode()));
+    }
 }

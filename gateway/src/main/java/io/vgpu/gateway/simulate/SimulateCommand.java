@@ -1,7 +1,9 @@
 package io.vgpu.gateway.simulate;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vgpu.gateway.GatewayConfig;
+import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
@@ -13,16 +15,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -44,8 +46,17 @@ import java.util.concurrent.CountDownLatch;
                 + "utilisation, fragmentation, throughput and latency.",
             "--mode http (default) runs the real gateway (webhook, filter and bind over HTTP, embedded Hazelcast, "
                 + "informers on a simulated Kubernetes API server, a simulated device plugin); --mode core runs "
-                + "only the scheduling core; --serve keeps the simulated cluster and the endpoints up until Ctrl-C."})
+                + "only the scheduling core; --serve keeps the simulated cluster and the endpoints up until Ctrl-C.",
+            "The gateway takes these VGPU_* settings from the environment, as serve does (the others are the "
+                + "simulator's own): " + SimulateCommand.LOCAL_KEYS_TEXT + "."})
 public final class SimulateCommand implements Callable<Integer> {
+
+    /** The passed-on settings, for the help text. */
+    static final String LOCAL_KEYS_TEXT = "VGPU_MAX_IN_FLIGHT, VGPU_SCHEDULER_NAMES, "
+            + "VGPU_FORCE_OVERWRITE_DEFAULT_SCHEDULER, VGPU_NODE_LOCK_TIMEOUT, VGPU_NODE_LOCK_WAIT, "
+            + "VGPU_NODE_LABEL_SELECTOR, VGPU_KUBE_QPS, VGPU_KUBE_BURST, VGPU_DEVICE_CONFIG_FILE, "
+            + "VGPU_WEBHOOK_MAX_BODY_BYTES, VGPU_WEBHOOK_FAILURE_POLICY, VGPU_SHUTDOWN_TIMEOUT, VGPU_DEBUG_STATE, "
+            + "VGPU_RESERVATION_TTL";
 
     @Spec
     private CommandSpec spec;
@@ -72,8 +83,21 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "every n-th node publishes NVLink pair scores, 0 = none (default: ${DEFAULT-VALUE})")
     int nvlinkEvery;
 
-    @Option(names = "--pods", defaultValue = "240", description = "pods to submit (default: ${DEFAULT-VALUE})")
-    int pods;
+    @Option(names = "--pods", defaultValue = "240", paramLabel = "N|DIR",
+            description = {"pods to submit (default: ${DEFAULT-VALUE}); with --serve, a directory of Pod (and Node)"
+                + " manifests instead, *.yaml/*.yml/*.json, stored in the API server before the gateway starts, Pods"
+                + " with their own UIDs: replay a recorded kube-scheduler session against it"})
+    String podsOption;
+
+    @Option(names = "--max-in-flight", paramLabel = "N",
+            description = "requests per endpoint the gateway handles at once; past it /filter and /bind answer "
+                    + "'overloaded' (VGPU_MAX_IN_FLIGHT; default: the gateway's, 512)")
+    Integer maxInFlight;
+
+    /** Where {@code VGPU_*} settings are passed on from ({@link SimulatedCluster#LOCAL_KEYS}). */
+    Map<String, String> environment = System.getenv(); /* test */
+
+    private List<HasMetadata> preloaded;
 
     @Option(names = "--mix", defaultValue = WorkloadMix.DEFAULT,
             description = "request kinds and weights (default: ${DEFAULT-VALUE})")
@@ -98,8 +122,9 @@ public final class SimulateCommand implements Callable<Integer> {
                     + "pod before it reports success and releases the node lock (default: ${DEFAULT-VALUE})")
     long devicePluginDelayMillis;
 
-    @Option(names = "--serve", description = "keep the simulated cluster and the gateway up until interrupted "
-            + "(ignores --pods, --mix, --concurrency and --mode)")
+    @Option(names = "--serve", description = "keep the simulated cluster and the gateway up until interrupted, a "
+            + "test target for kube-scheduler, load tools and replays (--pods DIR preloads manifests; ignores a --pods "
+            + "count, --mix, --concurrency and --mode)")
     boolean serve;
 
     @Option(names = "--port", defaultValue = "0",
@@ -138,6 +163,7 @@ public final class SimulateCommand implements Callable<Integer> {
             return 0;
         }
         NvidiaConfig nvidia = NvidiaConfig.defaults();
+        int pods = podCount();
         List<PodSpec> workload = Workloads.generate(cluster, nvidia, mix, pods, seed);
         out.printf(Locale.ROOT, "simulate: %d nodes x %d GPUs (%s), %d pods, node policy %s, GPU policy %s, seed %d%n",
                 nodes, gpusPerNode, String.join(", ", gpuModels().stream().map(GpuModel::type).toList()), pods,
@@ -160,6 +186,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     private SimulationReport runCore(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload,
                                      NvidiaConfig nvidia) {
+        int pods = workload.size();
         Simulation simulation = new Simulation(
                 new WebhookDecider(WebhookConfig.single("hami-scheduler", true, nvidia)),
                 new FilterDecider(new FilterConfig(nvidia, nodePolicy, gpuPolicy)));
@@ -176,11 +203,14 @@ public final class SimulateCommand implements Callable<Integer> {
 
     /** Runs the pods through the real gateway and prints the table (before the cluster stops). */
     private void runHttp(PrintWriter out, List<SyntheticNode> cluster, List<PodSpec> workload, NvidiaConfig nvidia) {
+        int pods = workload.size();
         SimulationLogs.quiet();
         long t0 = System.nanoTime();
-        try (SimulatedCluster running = SimulatedCluster.start(settings(0, 0), cluster)) {
+        SimulatedCluster.Settings settings = settings(0, 0);
+        try (SimulatedCluster running = SimulatedCluster.start(settings, cluster)) {
             out.printf(Locale.ROOT, "simulate: gateway ready at %s (API server %s) in %.1f s%n", running.gatewayUrl(),
                     running.apiServer().url(), (System.nanoTime() - t0) / 1e9);
+            printSettings(out, settings);
             ProgressBar bar = new ProgressBar(out, pods);
             SimulationReport report = new GatewaySimulation(running, concurrency, nvidia).run(workload, bar::update);
             bar.finish();
@@ -192,9 +222,13 @@ public final class SimulateCommand implements Callable<Integer> {
      * {@code --serve}: starts the simulated cluster and prints how to reach it. The caller owns the result.
      */
     SimulatedCluster startServing(PrintWriter out, List<SyntheticNode> cluster) {
-        SimulatedCluster running = SimulatedCluster.start(settings(port, metricsPort), cluster);
+        SimulatedCluster.Settings settings = settings(port, metricsPort);
+        SimulatedCluster running = SimulatedCluster.start(settings, cluster);
         try {
-            printServing(out, running);
+            ServeBanner.print(out, running, String.format(Locale.ROOT,
+                    "simulate --serve: %d nodes x %d GPUs, node policy %s, GPU policy %s, seed %d", nodes, gpusPerNode,
+                    nodePolicy, gpuPolicy, seed), devicePluginDelayMillis);
+            printSettings(out, settings);
             return running;
         } catch (RuntimeException e) {
             running.close();
@@ -202,86 +236,81 @@ public final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private void printServing(PrintWriter out, SimulatedCluster running) {
-        String gw = running.gatewayUrl();
-        String api = running.apiServer().url();
-        Example examples = writeExample(running);
-        out.printf(Locale.ROOT, "simulate --serve: %d nodes x %d GPUs, node policy %s, GPU policy %s, seed %d%n", nodes,
-                gpusPerNode, nodePolicy, gpuPolicy, seed);
-        out.println("  webhook        POST " + gw + "/webhook   (AdmissionReview v1/v1beta1)");
-        out.println("  filter         POST " + gw + "/filter    (kube-scheduler extender, nodeCacheCapable)");
-        out.println("  bind           POST " + gw + "/bind");
-        out.println("  health         GET  " + gw + "/healthz   " + gw + "/readyz");
-        out.println("  metrics        GET  " + running.metricsUrl());
-        out.println("  API server          " + api + "   (simulated; kubeconfig " + running.kubeconfig() + ")");
-        out.println("  device plugin       simulated: a bound pod is reported allocated and its node lock released "
-                + devicePluginDelayMillis + " ms after the binding");
-        out.println("  nodes (" + running.nodeNames().size() + ")");
-        printWrapped(out, running.nodeNames(), "                 ");
-        out.println("try it: pod default/demo (1 GPU, 4 GiB) is waiting in the API server; filter it, then bind it:");
-        out.println("  curl -s -H 'Content-Type: application/json' -d @" + examples.filter() + " " + gw + "/filter");
-        out.println("  curl -s -H 'Content-Type: application/json' -d '{\"PodName\":\"demo\",\"PodNamespace\":"
-                + "\"default\",\"PodUID\":\"" + examples.uid() + "\",\"Node\":\"<the node /filter chose>\"}' "
-                + gw + "/bind");
-        out.println("Ctrl-C stops the gateway and the simulated cluster.");
+    /** What the gateway was given beyond the simulator's own settings, and what was preloaded. */
+    private void printSettings(PrintWriter out, SimulatedCluster.Settings settings) {
+        if (!settings.gatewayEnv().isEmpty()) {
+            StringBuilder line = new StringBuilder("  gateway settings   ");
+            settings.gatewayEnv().forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+            out.println(line);
+        }
+        List<String> ignored = ignoredEnv();
+        if (!ignored.isEmpty()) {
+            out.println("  not passed on       " + String.join(" ", ignored) + " (simulate sets these itself)");
+        }
+        if (!settings.preload().isEmpty()) {
+            long pods = settings.preload().stream().filter(o -> o instanceof Pod).count();
+            out.println("  preloaded           " + pods + " pods, " + (settings.preload().size() - pods)
+                    + " nodes from " + podDirectory() + " (pods keep their UIDs)");
+        }
         out.flush();
     }
 
-    /**
-     * The example of the banner.
-     *
-     * @param filter the ExtenderArgs file of the demo pod
-     * @param uid    the demo pod's UID
-     */
-    private record Example(Path filter, String uid) {
-    }
-
-    /** Creates the demo pod (as the webhook leaves it) and writes its ExtenderArgs to {@code filter.json}. */
-    private static Example writeExample(SimulatedCluster running) {
-        String manifest = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"demo\",\"namespace\":"
-                + "\"default\"},\"spec\":{\"schedulerName\":\"hami-scheduler\",\"containers\":[{\"name\":\"main\","
-                + "\"image\":\"busybox\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"nvidia.com/gpumem\":"
-                + "\"4096\"}}}]}}";
-        KubernetesClient client = running.client();
-        Pod created = client.pods().inNamespace("default")
-                .resource(client.getKubernetesSerialization().unmarshal(manifest, Pod.class)).create();
-        StringBuilder names = new StringBuilder();
-        running.nodeNames().forEach(n -> names.append(names.isEmpty() ? "" : ",").append('"').append(n).append('"'));
-        Path file = running.kubeconfig().resolveSibling("filter.json");
-        try {
-            Files.writeString(file, "{\"Pod\":" + client.getKubernetesSerialization().asJson(created)
-                    + ",\"NodeNames\":[" + names + "]}", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-        return new Example(file, created.getMetadata().getUid());
-    }
-
-    private static void printWrapped(PrintWriter out, List<String> words, String indent) {
-        StringBuilder line = new StringBuilder(indent);
-        for (String w : words) {
-            if (line.length() > indent.length() && line.length() + w.length() + 1 > 110) {
-                out.println(line);
-                line = new StringBuilder(indent);
-            }
-            line.append(line.length() > indent.length() ? " " : "").append(w);
-        }
-        if (line.length() > indent.length()) {
-            out.println(line);
-        }
-    }
-
     private SimulatedCluster.Settings settings(int apiPort, int metrics) {
+        if (preloaded == null) {
+            preloaded = serve && podDirectory() != null ? PreloadedObjects.read(podDirectory()) : List.of();
+        }
         return new SimulatedCluster.Settings(nodePolicy, gpuPolicy, "127.0.0.1", apiPort, metrics, 0,
-                Duration.ofMillis(devicePluginDelayMillis));
+                Duration.ofMillis(devicePluginDelayMillis), gatewayEnv(), preloaded);
+    }
+
+    /** The {@code VGPU_*} settings passed on to the gateway: the local ones of the environment, then the options. */
+    Map<String, String> gatewayEnv() {
+        Map<String, String> env = new TreeMap<>();
+        environment.forEach((key, value) -> {
+            if (SimulatedCluster.LOCAL_KEYS.contains(key) && value != null && !value.isBlank()) {
+                env.put(key, value);
+            }
+        });
+        if (maxInFlight != null) {
+            env.put(GatewayConfig.MAX_IN_FLIGHT.name(), Integer.toString(maxInFlight));
+        }
+        return env;
+    }
+
+    /** {@code VGPU_*} variables of the environment that simulate does not pass on (it sets those itself). */
+    private List<String> ignoredEnv() {
+        return environment.keySet().stream().filter(k -> k.startsWith(GatewayConfig.PREFIX))
+                .filter(k -> !SimulatedCluster.LOCAL_KEYS.contains(k)).sorted().toList();
+    }
+
+    /** {@code --pods} as a count; 0 when it names a directory. */
+    private int podCount() {
+        return podDirectory() == null ? Integer.parseInt(podsOption.trim()) : 0;
+    }
+
+    /** {@code --pods} as a directory, or null when it is a count. */
+    private Path podDirectory() {
+        return podsOption.trim().matches("-?\\d+") ? null : Path.of(podsOption.trim());
     }
 
     private void validate() {
         if (!Set.of("http", "core").contains(mode)) {
             throw new IllegalArgumentException("--mode must be http or core, not '" + mode + "'");
         }
-        if (pods < 0) {
+        Path podDirectory = podDirectory();
+        if (podDirectory == null && podCount() < 0) {
             throw new IllegalArgumentException("--pods must not be negative");
+        }
+        if (podDirectory != null && !Files.isDirectory(podDirectory)) {
+            throw new IllegalArgumentException("--pods must be a pod count or a directory of manifests: "
+                    + podDirectory + " is neither");
+        }
+        if (podDirectory != null && !serve) {
+            throw new IllegalArgumentException("--pods " + podDirectory + ": a directory of manifests is preloaded"
+                    + " for --serve; without it, --pods is the number of pods to generate");
+        }
+        if (maxInFlight != null && maxInFlight < 1) {
+            throw new IllegalArgumentException("--max-in-flight must be at least 1, not " + maxInFlight);
         }
         if (!Set.of("binpack", "spread").contains(nodePolicy)) {
             throw new IllegalArgumentException("--node-policy must be binpack or spread, not '" + nodePolicy + "'");
@@ -300,6 +329,13 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if (port < 0 || port > 65_535 || metricsPort < 0 || metricsPort > 65_535) {
             throw new IllegalArgumentException("--port and --metrics-port must be 0..65535");
+        }
+        try { // the gateway's settings as its own reader sees them: bad ones fail here, in one line
+            SimulatedCluster.Settings settings = settings(port, metricsPort);
+            SimulatedCluster.gatewayConfig(settings);
+            SimulatedCluster.reservationTtl(settings);
+        } catch (ConfigurationException e) {
+            throw new IllegalArgumentException(e.getMessage().replaceAll("\\s*\n\\s*", " "), e);
         }
     }
 

@@ -1,11 +1,13 @@
 package io.vgpu.gateway.simulate;
 
 import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -19,8 +21,11 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,6 +42,10 @@ import java.util.regex.Pattern;
  *       pod's; 201 again (idempotent) when bound to the same node; 404 for a missing pod. Every binding is
  *       recorded ({@link #bindings()}).</li>
  *   <li>the pod field selector {@code spec.schedulerName=<name>} ({@link SchedulerNameFields}).</li>
+ *   <li>core/v1 Events in a store of their own, bounded and expiring ({@link SimulatedEvents}: at most
+ *       {@value #EVENT_CAPACITY}, none older than an hour, as a real server's {@code --event-ttl}), so that the
+ *       Events of a long run cannot slow the CRUD store, which scans everything it holds on every request.</li>
+ *   <li>pods preloaded with their own UIDs ({@link #preload}), for replaying recorded sessions.</li>
  * </ul>
  * It runs no admission webhooks: {@code simulate} calls {@code /webhook} itself before it creates a pod, as an
  * API server would. It assigns its own {@code metadata.uid} on create, as a real server does. Known deviation: a
@@ -45,13 +54,19 @@ import java.util.regex.Pattern;
  */
 public final class SimulatedApiServer implements AutoCloseable {
 
+    /** Events kept at most. */
+    static final int EVENT_CAPACITY = 2_000;
+    private static final Duration EVENT_TTL = Duration.ofHours(1);
     private static final Pattern BINDING = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)/binding$");
+    private static final Pattern EVENTS = Pattern.compile(
+            "^/api/v1/(?:namespaces/([^/?]+)/)?events(?:/([^/?]+))?(?:\\?(.*))?$");
     private static final String MERGE_PATCH = "application/merge-patch+json";
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
     private final KubernetesMockServer server;
     private final List<BindingRecord> bindings = new CopyOnWriteArrayList<>();
+    private final SimulatedEvents events;
 
     /**
      * One binding request and how it was answered.
@@ -64,7 +79,8 @@ public final class SimulatedApiServer implements AutoCloseable {
     public record BindingRecord(String namespace, String pod, String node, int status) {
     }
 
-    private SimulatedApiServer(int port) {
+    private SimulatedApiServer(int port, SimulatedEvents events) {
+        this.events = events;
         SchedulerNameFields.install(crud);
         // the mock web server logs every request through java.util.logging at INFO
         Logger.getLogger(MockWebServer.class.getName()).setLevel(Level.WARNING);
@@ -78,7 +94,55 @@ public final class SimulatedApiServer implements AutoCloseable {
      * @param port the port, 0 for any free one
      */
     public static SimulatedApiServer start(int port) {
-        return new SimulatedApiServer(port);
+        return start(port, new SimulatedEvents(EVENT_CAPACITY, EVENT_TTL, Clock.systemUTC()));
+    }
+
+    /** {@link #start(int)} with its own Event store (tests: a small bound, a clock of their own). */
+    static SimulatedApiServer start(int port, SimulatedEvents events) {
+        return new SimulatedApiServer(port, events);
+    }
+
+    /** The Event store. */
+    SimulatedEvents events() {
+        return events;
+    }
+
+    /**
+     * Stores {@code pod} as it is, keeping its {@code metadata.uid} (a real API server assigns its own on create; a
+     * recorded kube-scheduler session names the pods' original UIDs in {@code /bind}). Call before the gateway
+     * starts, so that its informers see the pod once, with that UID.
+     *
+     * @throws IllegalArgumentException when the pod cannot be stored (a name taken, an invalid object)
+     */
+    public void preload(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace() == null ? "default" : pod.getMetadata().getNamespace();
+        pod.getMetadata().setNamespace(namespace);
+        String uid = pod.getMetadata().getUid();
+        String path = "/api/v1/namespaces/" + namespace + "/pods";
+        MockResponse created = crud.dispatch(request(HttpMethod.POST, path, "application/json", JSON.asJson(pod)));
+        if (created.code() / 100 != 2) {
+            throw new IllegalArgumentException("pod " + namespace + "/" + pod.getMetadata().getName()
+                    + " not stored: HTTP " + created.code() + " " + body(created));
+        }
+        if (uid != null && !uid.isEmpty()) {
+            keepUid(path + "/" + pod.getMetadata().getName(), uid);
+        }
+    }
+
+    /**
+     * Rewrites the UID the CRUD store gave the pod at {@code podPath} (it assigns one on create and keeps it on every
+     * update) in its store directly, through the store's own persistence calls.
+     */
+    private void keepUid(String podPath, String uid) {
+        AttributeSet key = crud.getKey(podPath);
+        Map.Entry<AttributeSet, String> stored = crud.findResource(key);
+        GenericKubernetesResource resource = JSON.unmarshal(stored.getValue(), GenericKubernetesResource.class);
+        resource.getMetadata().setUid(uid);
+        crud.processEvent(podPath, key, stored.getKey(), resource, JSON.asJson(resource));
+    }
+
+    private static String body(MockResponse response) {
+        return response.getBody() == null ? "" : new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:40123}. */
@@ -139,6 +203,10 @@ public final class SimulatedApiServer implements AutoCloseable {
 
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            Matcher event = EVENTS.matcher(request.getPath());
+            if (event.matches()) {
+                return events(request, event);
+            }
             Matcher binding = BINDING.matcher(request.getPath());
             if ("POST".equals(request.getMethod()) && binding.matches()) {
                 String body = request.getBody() == null ? ""
@@ -151,6 +219,22 @@ public final class SimulatedApiServer implements AutoCloseable {
         @Override
         public void shutdown() {
             crud.shutdown();
+        }
+
+        private MockResponse events(RecordedRequest request, Matcher path) {
+            String namespace = path.group(1);
+            String name = path.group(2);
+            String query = path.group(3);
+            SimulatedEvents.Answer answer;
+            if ("POST".equals(request.getMethod()) && namespace != null && name == null) {
+                answer = events.create(namespace, request.getBody() == null ? ""
+                        : new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            } else if ("GET".equals(request.getMethod()) && (query == null || !query.contains("watch=true"))) {
+                answer = events.get(namespace, name, query);
+            } else {
+                answer = events.unsupported(request.getMethod());
+            }
+            return new MockResponse().setResponseCode(answer.status()).setBody(answer.body());
         }
 
         private MockResponse bind(String namespace, String name, String body) {

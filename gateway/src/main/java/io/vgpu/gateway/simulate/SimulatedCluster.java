@@ -1,10 +1,13 @@
 package io.vgpu.gateway.simulate;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.ServeCommand;
+import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.kube.KubeClientConfig;
 import io.vgpu.gateway.kube.KubeClientFactory;
 import io.vgpu.state.codec.Decoded;
@@ -78,10 +81,52 @@ public final class SimulatedCluster implements AutoCloseable {
      * @param metricsPort       the gateway's metrics port, 0 for any free one
      * @param apiServerPort     the simulated API server's port, 0 for any free one
      * @param devicePluginDelay how long the simulated device plugin takes to allocate a bound pod
+     * @param gatewayEnv        more {@code VGPU_*} settings of the gateway, only keys of {@link #LOCAL_KEYS}
+     * @param preload           Pods (stored with their own UIDs) and Nodes put into the API server before the gateway
+     *                          starts, e.g. to replay a recorded kube-scheduler session
      */
     public record Settings(String nodePolicy, String gpuPolicy, String bindAddress, int apiPort, int metricsPort,
-                           int apiServerPort, Duration devicePluginDelay) {
+                           int apiServerPort, Duration devicePluginDelay, Map<String, String> gatewayEnv,
+                           List<HasMetadata> preload) {
+
+        /** Copies; refuses settings the simulated cluster controls itself. */
+        public Settings {
+            gatewayEnv = Map.copyOf(gatewayEnv);
+            preload = List.copyOf(preload);
+            for (HasMetadata object : preload) {
+                if (!(object instanceof Pod) && !(object instanceof Node)) {
+                    throw new IllegalArgumentException("only Pods and Nodes are preloaded, not " + object.getKind());
+                }
+            }
+            for (String key : gatewayEnv.keySet()) {
+                if (!LOCAL_KEYS.contains(key)) {
+                    throw new IllegalArgumentException(key + " is not a setting simulate passes on (those are "
+                            + String.join(", ", LOCAL_KEYS) + ")");
+                }
+            }
+        }
+
+        /** The gateway's own settings only, no preloaded pods. */
+        public Settings(String nodePolicy, String gpuPolicy, String bindAddress, int apiPort, int metricsPort,
+                        int apiServerPort, Duration devicePluginDelay) {
+            this(nodePolicy, gpuPolicy, bindAddress, apiPort, metricsPort, apiServerPort, devicePluginDelay, Map.of(),
+                    List.of());
+        }
     }
+
+    /**
+     * The gateway settings that mean the same in the simulated cluster as in a real one, and that {@code simulate}
+     * therefore passes on from its environment. The others are the simulator's own (plain HTTP on loopback, the
+     * ports, the kubeconfig of the simulated API server, one embedded Hazelcast member) or come from its options
+     * ({@code --node-policy}, {@code --gpu-policy}).
+     */
+    public static final List<String> LOCAL_KEYS = List.of(GatewayConfig.MAX_IN_FLIGHT.name(),
+            GatewayConfig.SCHEDULER_NAMES.name(), GatewayConfig.FORCE_OVERWRITE_DEFAULT_SCHEDULER.name(),
+            GatewayConfig.NODE_LOCK_TIMEOUT.name(), GatewayConfig.NODE_LOCK_WAIT.name(),
+            GatewayConfig.NODE_LABEL_SELECTOR.name(), GatewayConfig.KUBE_QPS.name(), GatewayConfig.KUBE_BURST.name(),
+            GatewayConfig.DEVICE_CONFIG_FILE.name(), GatewayConfig.WEBHOOK_MAX_BODY_BYTES.name(),
+            GatewayConfig.WEBHOOK_FAILURE_POLICY.name(), GatewayConfig.SHUTDOWN_TIMEOUT.name(),
+            GatewayConfig.DEBUG_STATE.name(), ClusterConfig.RESERVATION_TTL.name());
 
     private SimulatedCluster(SimulatedApiServer apiServer, Path workDir, Path kubeconfig, KubernetesClient client,
                              ServeCommand.Running gateway, SimulatedDevicePlugin devicePlugin, List<String> nodeNames,
@@ -120,14 +165,17 @@ public final class SimulatedCluster implements AutoCloseable {
             started.add(client);
             GatewayConfig config = gatewayConfig(settings);
             List<String> names = seed(client, nodes, config.nvidia().resourceCountName());
-            ServeCommand.Running gateway = ServeCommand.start(config, clusterConfig(kubeconfig))
+            List<String> preloadedNodes = preload(apiServer, client, settings.preload());
+            ServeCommand.Running gateway = ServeCommand.start(config, clusterConfig(settings, kubeconfig))
                     .toCompletionStage().toCompletableFuture().get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             started.add(() -> gateway.closeAndWait(Duration.ofSeconds(15)));
             SimulatedDevicePlugin devicePlugin = new SimulatedDevicePlugin(client, settings.devicePluginDelay());
             started.add(devicePlugin);
             devicePlugin.start();
+            List<String> all = new ArrayList<>(names);
+            all.addAll(preloadedNodes);
             SimulatedCluster cluster = new SimulatedCluster(apiServer, workDir, kubeconfig, client, gateway,
-                    devicePlugin, names, settings.bindAddress(), config.schedulerNames().get(0));
+                    devicePlugin, all, settings.bindAddress(), config.schedulerNames().get(0));
             cluster.awaitReady(names.size());
             return cluster;
         } catch (Exception | LinkageError e) {
@@ -166,7 +214,7 @@ public final class SimulatedCluster implements AutoCloseable {
         return schedulerName;
     }
 
-    /** The simulated node names, in order. */
+    /** The simulated node names, in order, then the preloaded Nodes' names. */
     public List<String> nodeNames() {
         return nodeNames;
     }
@@ -252,6 +300,22 @@ public final class SimulatedCluster implements AutoCloseable {
         return true;
     }
 
+    /** Stores the preloaded objects: Nodes as they are, Pods with their own UIDs; returns the Nodes' names. */
+    private static List<String> preload(SimulatedApiServer apiServer, KubernetesClient client,
+                                        List<HasMetadata> objects) {
+        List<String> nodes = new ArrayList<>();
+        for (HasMetadata object : objects) {
+            if (object instanceof Node node) {
+                node.getMetadata().setResourceVersion(null);
+                client.nodes().resource(node).create();
+                nodes.add(node.getMetadata().getName());
+            } else {
+                apiServer.preload((Pod) object);
+            }
+        }
+        return nodes;
+    }
+
     /** Creates the Node objects as the nodes' kubelets and device plugins would have left them. */
     private static List<String> seed(KubernetesClient client, List<SyntheticNode> nodes, String gpuResource) {
         List<String> names = new ArrayList<>(nodes.size());
@@ -272,8 +336,12 @@ public final class SimulatedCluster implements AutoCloseable {
         return devices.isOk() ? devices.value().stream().mapToLong(GpuDevice::count).sum() : 0;
     }
 
-    /** The gateway's settings, through the same {@code VGPU_*} reader as {@code serve}. */
-    private static GatewayConfig gatewayConfig(Settings settings) {
+    /**
+     * The gateway's settings, through the same {@code VGPU_*} reader as {@code serve}.
+     *
+     * @throws io.vgpu.gateway.config.ConfigurationException when a passed-on setting is invalid
+     */
+    static GatewayConfig gatewayConfig(Settings settings) {
         Map<String, String> env = new HashMap<>();
         env.put("VGPU_PLAIN_HTTP", "true");
         env.put("VGPU_BIND_ADDRESS", settings.bindAddress());
@@ -283,14 +351,28 @@ public final class SimulatedCluster implements AutoCloseable {
         env.put("VGPU_GPU_SCHEDULER_POLICY", settings.gpuPolicy());
         env.put("VGPU_SHUTDOWN_TIMEOUT", "5s");
         env.put("POD_NAME", "simulate");
+        env.putAll(settings.gatewayEnv());
+        env.remove(ClusterConfig.RESERVATION_TTL.name());
         return GatewayConfig.fromEnv(env);
     }
 
+    /** {@code VGPU_RESERVATION_TTL} as passed on, else the gateway's default. */
+    static Duration reservationTtl(Settings settings) {
+        String ttl = settings.gatewayEnv().get(ClusterConfig.RESERVATION_TTL.name());
+        try {
+            return ClusterConfig.RESERVATION_TTL.parser().parse(ttl == null
+                    ? ClusterConfig.RESERVATION_TTL.defaultValue() : ttl.trim());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(List.of(ClusterConfig.RESERVATION_TTL.name() + "=\"" + ttl + "\": "
+                    + e.getMessage()));
+        }
+    }
+
     /** One embedded member on loopback, a cluster name nobody else uses, no backups (there is no one to hold them). */
-    private static ClusterConfig clusterConfig(Path kubeconfig) {
+    private static ClusterConfig clusterConfig(Settings settings, Path kubeconfig) {
         StoreConfig store = new StoreConfig("vgpu-simulate-" + UUID.randomUUID(), List.of(), "127.0.0.1", freePort(),
                 0, 0, PARTITIONS);
-        return new ClusterConfig(true, kubeconfig, store, Duration.ofSeconds(25));
+        return new ClusterConfig(true, kubeconfig, store, reservationTtl(settings));
     }
 
     private static int freePort() {

@@ -13,7 +13,8 @@ import static io.vgpu.gateway.e2e.E2eCluster.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code GET /debug/state} on the metrics port: this replica's view of the shared state, as the chaos harness's
+ * {@code GET /debug/state} on the metrics port, where the chaos harness enables it explicitly
+ * ({@code VGPU_DEBUG_STATE=metrics}; off by default): this replica's view of the shared state, as the harness's
  * invariant checker reads it (reservations with deadlines, bindings, lock holder, ownership, cluster safety), and
  * the refused-reservation counter.
  */
@@ -26,7 +27,7 @@ class DebugStateEndpointTest {
 
     @BeforeAll
     static void startGateway() throws Exception {
-        cluster = E2eCluster.start();
+        cluster = E2eCluster.start("VGPU_DEBUG_STATE", "metrics");
     }
 
     @AfterAll

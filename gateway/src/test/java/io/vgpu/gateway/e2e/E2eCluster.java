@@ -51,6 +51,8 @@ import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * The end-to-end fixture: the real gateway ({@code ServeCommand.start}, production wiring) against the fabric8
  * CRUD mock API server ({@link MockApiServer}: binding subresource, recorded requests), one embedded Hazelcast
@@ -83,12 +85,16 @@ final class E2eCluster implements AutoCloseable {
     private final Path kubeconfig;
     private final GatewayLauncher.Handle gateway;
     private final String hazelcastCluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
+    private final String scheme;
     private final HttpClient metricsHttp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
 
     private E2eCluster(MockApiServer api, KubernetesClient kube, Path kubeconfig, GatewayLauncher.Handle gateway,
-                       String hazelcastCluster) {
+                       String hazelcastCluster, SSLContext tls) {
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        this.http = tls == null ? client.build() : client.sslContext(tls).build();
+        this.scheme = tls == null ? "http" : "https";
         this.api = api;
         this.hazelcastCluster = hazelcastCluster;
         this.kube = kube;
@@ -102,6 +108,14 @@ final class E2eCluster implements AutoCloseable {
      * @param env extra {@code VGPU_*} settings: KEY, value, KEY, value, …
      */
     static E2eCluster start(String... env) throws Exception {
+        return start(null, env);
+    }
+
+    /**
+     * {@link #start(String...)} over HTTPS when {@code tls} is given: the gateway's TLS files come in {@code env}, and
+     * this fixture calls it with {@code tls} (whose key manager is the caller's identity, e.g. kube-scheduler's).
+     */
+    static E2eCluster start(SSLContext tls, String... env) throws Exception {
         MockApiServer api = MockApiServer.start();
         Path kubeconfig = null;
         GatewayLauncher.Handle gateway = null;
@@ -123,9 +137,12 @@ final class E2eCluster implements AutoCloseable {
             for (int i = 0; i + 1 < env.length; i += 2) {
                 vars.put(env[i], env[i + 1]);
             }
+            if (tls != null) {
+                vars.remove("VGPU_PLAIN_HTTP");
+            }
             gateway = GatewayLauncher.start(vars, Duration.ofSeconds(60));
             E2eCluster cluster = new E2eCluster(api, api.client(new KubeClientConfig(null, null, 0, 1,
-                    Duration.ofSeconds(5), 256, Duration.ofSeconds(1), 0)), kubeconfig, gateway, hazelcastCluster);
+                    Duration.ofSeconds(5), 256, Duration.ofSeconds(1), 0)), kubeconfig, gateway, hazelcastCluster, tls);
             cluster.eventually("/readyz answers 200", () -> cluster.get("/readyz").status() == 200);
             return cluster;
         } catch (Exception | Error e) {
@@ -387,8 +404,9 @@ final class E2eCluster implements AutoCloseable {
                         r.body()));
     }
 
-    private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + gateway.apiPort() + path);
+    /** The API listener's URI of {@code path} ({@code https} when started with TLS). */
+    URI uri(String path) {
+        return URI.create(scheme + "://127.0.0.1:" + gateway.apiPort() + path);
     }
 
     private static Reply await(CompletableFuture<Reply> reply) {

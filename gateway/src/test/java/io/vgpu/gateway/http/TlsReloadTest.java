@@ -50,7 +50,8 @@ class TlsReloadTest {
         Path cert = dir.resolve("tls.crt");
         Path key = dir.resolve("tls.key");
         install("first.gateway.test", cert, key, Instant.now().minusSeconds(60));
-        GatewayConfig config = TestGateway.config("VGPU_PLAIN_HTTP", null, "VGPU_TLS_CERT_FILE", cert.toString(),
+        GatewayConfig config = TestGateway.config("VGPU_PLAIN_HTTP", null, "VGPU_EXTENDER_CLIENT_AUTH", "none",
+                "VGPU_TLS_CERT_FILE", cert.toString(),
                 "VGPU_TLS_KEY_FILE", key.toString(), "VGPU_TLS_RELOAD_INTERVAL", "100ms");
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false)
@@ -78,7 +79,8 @@ class TlsReloadTest {
         Path cert = dir.resolve("tls.crt");
         Path key = dir.resolve("tls.key");
         install("only.gateway.test", cert, key, Instant.now());
-        GatewayConfig config = TestGateway.config("VGPU_PLAIN_HTTP", null, "VGPU_TLS_CERT_FILE", cert.toString(),
+        GatewayConfig config = TestGateway.config("VGPU_PLAIN_HTTP", null, "VGPU_EXTENDER_CLIENT_AUTH", "none",
+                "VGPU_TLS_CERT_FILE", cert.toString(),
                 "VGPU_TLS_KEY_FILE", key.toString());
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         HttpClient plain = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false));

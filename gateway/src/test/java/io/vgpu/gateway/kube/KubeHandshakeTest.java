@@ -5,13 +5,13 @@ import io.vgpu.gateway.core.health.HealthVerdict;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.HandshakeCodec;
+import io.vgpu.testsupport.ManualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,7 +31,7 @@ class KubeHandshakeTest {
     private static MockApiServer server;
     private static KubernetesClient client;
     private static KubeApi api;
-    private MutableClock clock;
+    private ManualClock clock;
     private HandshakeReconciler reconciler;
     private String nodeName;
 
@@ -52,7 +52,7 @@ class KubeHandshakeTest {
     @BeforeEach
     void setUp(TestInfo test) {
         nodeName = "node-" + KubeFixtures.nameOf(test);
-        clock = new MutableClock(NOW);
+        clock = new ManualClock(NOW);
         reconciler = new HandshakeReconciler(api, clock, ZoneOffset.UTC);
     }
 
@@ -141,33 +141,5 @@ class KubeHandshakeTest {
     private String handshakeOnNode() {
         Map<String, String> annotations = client.nodes().withName(nodeName).get().getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get(HamiAnnotations.NODE_HANDSHAKE);
-    }
-
-    /** A clock the test moves. */
-    private static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

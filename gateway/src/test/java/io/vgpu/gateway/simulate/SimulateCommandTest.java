@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +41,8 @@ class SimulateCommandTest {
         "unknown GPU model    | --models=K80               | K80",
         "no nodes             | --nodes=0                  | nodes, gpus per node and split count must be >= 1",
         "port out of range    | --port=70000               | --port and --metrics-port must be 0..65535",
-        "not a number         | --pods=many                | Invalid value for option '--pods'",
+        "neither count nor dir | --pods=many                | --pods must be a pod count or a directory of manifests: many is neither",
+        "no in-flight         | --max-in-flight=0          | --max-in-flight must be at least 1",
         "unknown option       | --warp-drive               | Unknown option: '--warp-drive'",
         "compare w/o report   | --compare-policies         | --compare-policies needs --report FILE",
     })
@@ -52,11 +54,43 @@ class SimulateCommandTest {
     }
 
     @Test
+    void aDirectoryOfManifestsIsForServeOnly(@TempDir Path dir) {
+        Result r = run("simulate", "--pods", dir.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("a directory of manifests is preloaded for --serve");
+    }
+
+    @Test
+    void aDirectoryWithoutPodsOrWithOtherKindsIsRefusedNamingTheFile(@TempDir Path dir) throws Exception {
+        assertThat(run("simulate", "--serve", "--pods", dir.toString()).err()).contains("no Pod in any");
+        Files.writeString(dir.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n");
+        Result r = run("simulate", "--serve", "--pods", dir.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("cm.yaml: ConfigMap c is neither a Pod nor a Node");
+    }
+
+    @Test
+    void anInvalidGatewaySettingOfTheEnvironmentIsOneLineAndExitStatus2() {
+        CommandLine cli = Main.commandLine();
+        SimulateCommand simulate = cli.getSubcommands().get("simulate").getCommand();
+        simulate.environment = Map.of("VGPU_NODE_LOCK_WAIT", "forever");
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        assertThat(cli.execute("simulate", "--mode", "core", "--pods", "1")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("error: ").contains("VGPU_NODE_LOCK_WAIT=\"forever\"");
+        assertThat(err.toString().strip().lines()).hasSize(1);
+    }
+
+    @Test
     void helpListsTheModesAndTheHttpOptions() {
         Result r = run("simulate", "--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("--mode", "--concurrency", "--device-plugin-delay", "--serve", "--port",
-                "--pods", "--seed", "default: http");
+                "--pods", "--seed", "default: http", "--max-in-flight", "N|DIR", "VGPU_NODE_LOCK_WAIT",
+                "VGPU_RESERVATION_TTL");
+        // the help text is a constant (annotations need one): it must name exactly the settings passed on
+        assertThat(SimulateCommand.LOCAL_KEYS_TEXT).isEqualTo(String.join(", ", SimulatedCluster.LOCAL_KEYS));
     }
 
     @Test

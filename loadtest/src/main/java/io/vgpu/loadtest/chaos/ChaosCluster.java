@@ -303,6 +303,8 @@ final class ChaosCluster implements AutoCloseable {
             Map<String, String> env = new LinkedHashMap<>();
             env.put("VGPU_PLAIN_HTTP", "true");
             env.put("VGPU_BIND_ADDRESS", "127.0.0.1");
+            // the invariant checker reads every replica's view; off by default, and on loopback only here
+            env.put("VGPU_DEBUG_STATE", "metrics");
             env.put("VGPU_KUBECONFIG", kubeconfig.toString());
             env.put("VGPU_SCHEDULER_NAMES", SCHEDULER);
             env.put("VGPU_HZ_CLUSTER_NAME", hazelcastCluster);

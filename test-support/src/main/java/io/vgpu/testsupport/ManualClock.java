@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.monitor;
+package io.vgpu.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,16 +6,18 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
-final class MonitorTestClock extends Clock {
+/** A UTC clock that tests move by hand; reads and moves are safe from any thread. */
+public final class ManualClock extends Clock {
 
     private volatile Instant now;
 
-    MonitorTestClock(Instant start) {
+    /** A clock at {@code start}. */
+    public ManualClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    /** Moves the clock forward by {@code d}. */
+    public synchronized void advance(Duration d) {
         now = now.plus(d);
     }
 
