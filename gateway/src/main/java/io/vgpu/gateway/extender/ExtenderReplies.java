@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.http.RequestBody;
 
 import java.nio.charset.StandardCharsets;
 
@@ -25,21 +26,31 @@ public final class ExtenderReplies {
     private ExtenderReplies() {
     }
 
+    /** Bodies up to this size are decoded on the event loop (well under a millisecond); larger ones on a worker. */
+    static final int INLINE_DECODE_BYTES = 16 * 1024;
+
     /** Writes {@code body} as the HTTP 200 JSON answer. */
     public static void write(RoutingContext ctx, Object body) {
-        byte[] json;
+        writeJson(ctx, encode(body));
+    }
+
+    /** {@code body} as the answer's JSON bytes (Go's field order and sorted map keys). */
+    static byte[] encode(Object body) {
         try {
-            json = MAPPER.writeValueAsBytes(body);
+            return MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
-            json = "{\"Error\":\"cannot encode response\"}".getBytes(StandardCharsets.UTF_8);
+            return "{\"Error\":\"cannot encode response\"}".getBytes(StandardCharsets.UTF_8);
         }
+    }
+
+    /** Writes encoded JSON as the HTTP 200 answer. */
+    static void writeJson(RoutingContext ctx, byte[] json) {
         ctx.response().setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(Buffer.buffer(json));
     }
 
     /** The request body (empty when there is none). */
     static byte[] body(RoutingContext ctx) {
-        Buffer buffer = ctx.body().buffer();
-        return buffer == null ? new byte[0] : buffer.getBytes();
+        return RequestBody.bytes(ctx);
     }
 }

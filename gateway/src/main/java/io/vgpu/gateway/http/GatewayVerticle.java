@@ -6,7 +6,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.core.port.Readiness;
 
@@ -74,7 +73,7 @@ public final class GatewayVerticle extends VerticleBase {
         Router router = Router.router(vertx);
         for (ApiRoute api : routes) {
             Route route = router.post(api.path());
-            route.handler(BodyHandler.create(false).setBodyLimit(api.maxBodyBytes()))
+            route.handler(new RequestBody(api.maxBodyBytes()))
                     .handler(api.limiter().guard(api.rejections()::overloaded))
                     .handler(api.handler())
                     .failureHandler(ctx -> {

@@ -40,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayVerticleTest {
 
     static final long ONE_MIB = 1024 * 1024;
+    static final GatewayMetrics METRICS = new GatewayMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            "test-replica");
 
     static Vertx vertx;
     static WebClient client;
@@ -69,7 +71,7 @@ class GatewayVerticleTest {
 
     /** A filter-like route whose requests stay in flight until the test ends them. */
     static ApiRoute slowRoute() {
-        return new ApiRoute("/filter", ONE_MIB, slowLimiter, held::add, ExtenderRejections.filter(ONE_MIB));
+        return new ApiRoute("/filter", ONE_MIB, slowLimiter, held::add, ExtenderRejections.filter(ONE_MIB, METRICS));
     }
 
     static void answerHeld() {
@@ -168,7 +170,7 @@ class GatewayVerticleTest {
         GatewayConfig config = TestGateway.config("VGPU_SHUTDOWN_TIMEOUT", "5s");
         GatewayVerticle verticle = new GatewayVerticle(config,
                 List.of(new ApiRoute("/bind", ONE_MIB, new InFlightLimiter("/bind", 8), mine::add,
-                        ExtenderRejections.bind(ONE_MIB))), Readiness.ALWAYS);
+                        ExtenderRejections.bind(ONE_MIB, METRICS))), Readiness.ALWAYS);
         own.deployVerticle(verticle).onComplete(ctx.succeeding(id -> {
             WebClient c = WebClient.create(vertx);
             int port = verticle.actualPort();
