@@ -110,6 +110,18 @@ class ExtenderDecoderTest {
     }
 
     @Test
+    void insideThePodTheLastSpellingOfAFieldWinsToo() {
+        ExtenderArgs args = valid(filter("{\"Pod\":{\"metadata\":{\"name\":\"a\",\"Name\":\"b\",\"NAMESPACE\":\"x\","
+                + "\"namespace\":\"ns\"},\"spec\":{\"schedulerName\":\"s1\",\"SchedulerName\":\"s2\"}},"
+                + "\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"n0\"}}],\"ITEMS\":[{\"metadata\":{\"name\":\"n1\"}}]}}"));
+
+        assertThat(args.pod().name()).isEqualTo("b");
+        assertThat(args.pod().namespace()).isEqualTo("ns");
+        assertThat(args.pod().schedulerName()).isEqualTo("s2");
+        assertThat(args.nodes()).containsOnlyKeys("n1");
+    }
+
+    @Test
     void annotationKeysStayExact() {
         ExtenderArgs args = valid(filter("{\"Pod\":{\"metadata\":{\"name\":\"p\",\"Annotations\":{\"A\":\"1\","
                 + "\"a\":\"2\"}}}}"));
