@@ -73,6 +73,28 @@ public final class KubeIdentity {
     }
 
     /**
+     * The first problem of a pod's identity, or null: its namespace, name and UID, each named in the message by the
+     * caller's field name (e.g. {@code PodNamespace}, {@code Pod metadata.name}).
+     */
+    public static String podProblem(String namespaceField, String namespace, String nameField, String name,
+                                    String uidField, String uid) {
+        String problem = labelProblem(namespace);
+        if (problem != null) {
+            return namespaceField + " " + quote(namespace) + ": " + problem;
+        }
+        problem = subdomainProblem(name);
+        if (problem != null) {
+            return nameField + " " + quote(name) + ": " + problem;
+        }
+        problem = uidProblem(uid);
+        if (problem == null) {
+            return null;
+        }
+        return (uid == null || uid.isEmpty() ? uidField + " " : uidField + " " + quote(uid) + " ") + problem
+                + "; the pod's UID is needed";
+    }
+
+    /**
      * {@code value} for a message: in double quotes, Java-escaped control characters, cut after 80 characters
      * (a name can be a megabyte long).
      */

@@ -1,10 +1,8 @@
 package io.vgpu.gateway.extender;
 
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.scheduling.BindService;
-import io.vgpu.gateway.scheduling.Stages;
 
 /**
  * {@code POST /bind}: decodes {@code ExtenderBindingArgs}, calls {@link BindService}, writes the
@@ -28,12 +26,7 @@ public final class BindHandler implements Handler<RoutingContext> {
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         byte[] body = ExtenderReplies.body(ctx);
-        Stages.offLoopIf(body.length > ExtenderReplies.INLINE_DECODE_BYTES, () -> ExtenderDecoder.bindingArgs(body))
-                .compose(args -> args instanceof ExtenderDecoder.Result.Valid<ExtenderBindingArgs> v
-                        ? service.bind(v.value())
-                        : Future.succeededFuture(ExtenderBindingResult.failed(
-                                ((ExtenderDecoder.Result.Invalid<ExtenderBindingArgs>) args).message())))
-                .otherwise(e -> ExtenderBindingResult.failed(e.toString()))
+        ExtenderReplies.decodeAndCall(body, ExtenderDecoder::bindingArgs, service::bind, ExtenderBindingResult::failed)
                 .onSuccess(r -> {
                     ExtenderReplies.write(ctx, r);
                     metrics.bind(r.ok() ? "bound" : "error", System.nanoTime() - start);

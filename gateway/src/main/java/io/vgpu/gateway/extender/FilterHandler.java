@@ -1,6 +1,5 @@
 package io.vgpu.gateway.extender;
 
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.scheduling.FilterService;
@@ -33,13 +32,10 @@ public final class FilterHandler implements Handler<RoutingContext> {
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         byte[] body = ExtenderReplies.body(ctx);
-        Stages.offLoopIf(body.length > ExtenderReplies.INLINE_DECODE_BYTES, () -> ExtenderDecoder.filterArgs(body))
-                .compose(args -> args instanceof ExtenderDecoder.Result.Valid<ExtenderArgs> v
-                        ? service.filter(v.value())
-                        : Future.succeededFuture(ExtenderFilterResult.error(
-                                ((ExtenderDecoder.Result.Invalid<ExtenderArgs>) args).message())))
-                .otherwise(e -> ExtenderFilterResult.error(e.toString()))
+        ExtenderReplies.decodeAndCall(body, ExtenderDecoder::filterArgs, service::filter, ExtenderFilterResult::error)
                 .compose(r -> Stages.offLoopIf(large(r), () -> ExtenderReplies.encode(r))
+                        .otherwise(e -> ExtenderReplies.encode(ExtenderFilterResult.error("cannot encode response: "
+                                + e)))
                         .onSuccess(json -> {
                             ExtenderReplies.writeJson(ctx, json);
                             metrics.filter(outcome(r), System.nanoTime() - start);

@@ -154,18 +154,10 @@ public final class BindService {
      * Binding carries it as its precondition).
      */
     static String invalidArgs(ExtenderBindingArgs args) {
-        String problem = KubeIdentity.labelProblem(args.podNamespace());
+        String problem = KubeIdentity.podProblem("PodNamespace", args.podNamespace(), "PodName", args.podName(),
+                "PodUID", args.podUid());
         if (problem != null) {
-            return "PodNamespace " + KubeIdentity.quote(args.podNamespace()) + ": " + problem;
-        }
-        problem = KubeIdentity.subdomainProblem(args.podName());
-        if (problem != null) {
-            return "PodName " + KubeIdentity.quote(args.podName()) + ": " + problem;
-        }
-        problem = KubeIdentity.uidProblem(args.podUid());
-        if (problem != null) {
-            return (args.podUid().isEmpty() ? "PodUID " : "PodUID " + KubeIdentity.quote(args.podUid()) + " ")
-                    + problem + "; a bind needs the pod's metadata.uid";
+            return problem;
         }
         problem = KubeIdentity.subdomainProblem(args.node());
         return problem == null ? null : "Node " + KubeIdentity.quote(args.node()) + ": " + problem;

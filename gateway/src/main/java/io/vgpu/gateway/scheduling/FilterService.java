@@ -140,17 +140,8 @@ public final class FilterService {
      * go into API paths) and its UID the one the API server gave it (its reservation is keyed by it).
      */
     static String invalidIdentity(PodSpec pod) {
-        String problem = KubeIdentity.labelProblem(pod.namespace());
-        if (problem != null) {
-            return "Pod metadata.namespace " + KubeIdentity.quote(pod.namespace()) + ": " + problem;
-        }
-        problem = KubeIdentity.subdomainProblem(pod.name());
-        if (problem != null) {
-            return "Pod metadata.name " + KubeIdentity.quote(pod.name()) + ": " + problem;
-        }
-        problem = KubeIdentity.uidProblem(pod.uid());
-        return problem == null ? null : "Pod metadata.uid " + (pod.uid().isEmpty() ? "" : KubeIdentity.quote(pod.uid())
-                + " ") + problem + "; a filter reserves under the pod's UID";
+        return KubeIdentity.podProblem("Pod metadata.namespace", pod.namespace(), "Pod metadata.name", pod.name(),
+                "Pod metadata.uid", pod.uid());
     }
 
     private ExtenderFilterResult simulate(ExtenderArgs args) {

@@ -72,6 +72,18 @@ class KubeIdentityTest {
     }
 
     @Test
+    void aPodsIdentityNamesTheFirstBadFieldInTheCallersWords() {
+        String uid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+        assertThat(KubeIdentity.podProblem("NS", "ns", "Name", "p", "UID", uid)).isNull();
+        assertThat(KubeIdentity.podProblem("NS", "N_S", "Name", "P", "UID", "")).startsWith("NS \"N_S\": a lowercase");
+        assertThat(KubeIdentity.podProblem("NS", "ns", "Name", "P", "UID", "")).startsWith("Name \"P\": a lowercase");
+        assertThat(KubeIdentity.podProblem("NS", "ns", "Name", "p", "UID", ""))
+                .isEqualTo("UID is empty; the pod's UID is needed");
+        assertThat(KubeIdentity.podProblem("NS", "ns", "Name", "p", "UID", "u-1"))
+                .startsWith("UID \"u-1\" is not a Kubernetes UID");
+    }
+
+    @Test
     void quotedValuesAreEscapedAndCut() {
         assertThat(KubeIdentity.quote("a\"b\\c\n")).isEqualTo("\"a\\\"b\\\\c\\u000a\"");
         assertThat(KubeIdentity.quote("x".repeat(100))).isEqualTo("\"" + "x".repeat(80) + "\"… (100 characters)");
