@@ -68,8 +68,6 @@ class EndpointFuzzTest {
         System.out.printf("fuzz seed %d: %d requests, p50 %d ms, p99 %d ms, max %d ms, by kind %s; slowest %s%n",
                 seed, millis.length, millis[millis.length / 2], p99, max, byLabel(outcomes), slowest(outcomes, 12));
         assertThat(problems).as("seed " + seed).isEmpty();
-        assertThat(p99).as("p99 ms, seed " + seed).isLessThanOrEqualTo(1_000);
-        assertThat(max).as("max ms, seed " + seed + ", slowest " + slowest(outcomes, 1)).isLessThanOrEqualTo(5_000);
 
         // the gateway still works: a valid pod is filtered and bound
         cluster.registeredNode("fuzz-after", gpu("GPU-fuzz-after", 0, 32768));
@@ -81,7 +79,11 @@ class EndpointFuzzTest {
         cluster.pluginAllocates("fuzz-after", pod);
         // and no pod that was never admitted holds a charge (a filter's reservation for a pod the API does not know
         // is undone when its annotation fails; give those undos their moment)
-        cluster.eventually("no charge for a pod that was never admitted", () -> strangers(cluster, admitted).isEmpty());
+        cluster.eventually("no charge for a pod that was never admitted: " + strangers(cluster, admitted),
+                () -> strangers(cluster, admitted).isEmpty());
+        // and every answer came in time
+        assertThat(p99).as("p99 ms, seed " + seed).isLessThanOrEqualTo(1_000);
+        assertThat(max).as("max ms, seed " + seed + ", slowest " + slowest(outcomes, 1)).isLessThanOrEqualTo(5_000);
     }
 
     /** What one request got. */
