@@ -93,15 +93,17 @@ final class GatewayAssembly {
                 nvidia.effectiveMemoryFactor());
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
-            return Future.succeededFuture(new Parts(disabledRoutes(config), Readiness.ALWAYS, quotas, null, () -> { },
-                    Map.of()));
+            return Future.succeededFuture(new Parts(disabledRoutes(config, metrics), Readiness.ALWAYS, quotas, null,
+                    () -> { }, Map.of()));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
-                .compose(state -> wire(vertx, config, cluster, metrics, prometheus, quotas, state));
+                // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
+                .compose(state -> vertx.executeBlocking(() -> wire(vertx, config, cluster, metrics, prometheus, quotas,
+                        state)));
     }
 
-    private static Future<Parts> wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
-                                      PrometheusRegistry prometheus, QuotaBook quotas, HazelcastClusterState state) {
+    private static Parts wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
+                              PrometheusRegistry prometheus, QuotaBook quotas, HazelcastClusterState state) {
         Clock clock = Clock.systemUTC();
         KubeClientConfig kubeConfig = new KubeClientConfig(
                 cluster.kubeconfig() == null ? null : cluster.kubeconfig().toString(), null, config.kubeQps(),
@@ -185,11 +187,11 @@ final class GatewayAssembly {
         };
         List<ApiRoute> routes = new ArrayList<>();
         routes.add(route("/filter", config, metrics, new FilterHandler(filter, metrics), ExtenderRejections.filter(
-                ExtenderReplies.MAX_BODY_BYTES)));
+                ExtenderReplies.MAX_BODY_BYTES, metrics)));
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
-                ExtenderReplies.MAX_BODY_BYTES)));
-        return Future.succeededFuture(new Parts(routes, readiness, quotas, state, closer,
-                Map.of("/debug/state", debugState)));
+                ExtenderReplies.MAX_BODY_BYTES, metrics)));
+        return new Parts(routes, readiness, quotas, state, closer,
+                Map.of("/debug/state", debugState));
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */
@@ -216,16 +218,16 @@ final class GatewayAssembly {
         return new ApiRoute(path, ExtenderReplies.MAX_BODY_BYTES, limiter, handler, rejections, true);
     }
 
-    private static List<ApiRoute> disabledRoutes(GatewayConfig config) {
+    private static List<ApiRoute> disabledRoutes(GatewayConfig config, GatewayMetrics metrics) {
         String why = "Kubernetes is disabled on this gateway (VGPU_KUBERNETES=false)";
         return List.of(
                 new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES,
                         new InFlightLimiter("/filter", config.maxInFlight()),
                         ctx -> ExtenderReplies.write(ctx, ExtenderFilterResult.error(why)),
-                        ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES)),
+                        ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES, metrics)),
                 new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES,
                         new InFlightLimiter("/bind", config.maxInFlight()),
                         ctx -> ExtenderReplies.write(ctx, ExtenderBindingResult.failed(why)),
-                        ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES)));
+                        ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES, metrics)));
     }
 }

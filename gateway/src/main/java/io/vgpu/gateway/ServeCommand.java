@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
@@ -123,8 +124,16 @@ public final class ServeCommand implements Callable<Integer> {
      * @return the running gateway once both listeners are bound; a failed start leaves nothing running
      */
     public static Future<Running> start(GatewayConfig config, ClusterConfig cluster) {
+        return start(config, cluster, new VertxOptions());
+    }
+
+    /**
+     * {@link #start(GatewayConfig, ClusterConfig)} on a Vert.x built from {@code vertxOptions} (tests tighten the
+     * blocked-thread checker with it).
+     */
+    static Future<Running> start(GatewayConfig config, ClusterConfig cluster, VertxOptions vertxOptions) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Vertx vertx = GatewayVertx.create(registry);
+        Vertx vertx = GatewayVertx.create(registry, vertxOptions);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());

@@ -1,5 +1,6 @@
 package io.vgpu.gateway;
 
+import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.EnvReader;
 
 import java.time.Duration;
@@ -49,11 +50,16 @@ public final class GatewayLauncher {
      * @throws Exception                                     when the gateway does not start
      */
     public static Handle start(Map<String, String> env, Duration timeout) throws Exception {
+        return start(env, timeout, new VertxOptions());
+    }
+
+    /** {@link #start(Map, Duration)} on a Vert.x built from {@code vertxOptions}. */
+    public static Handle start(Map<String, String> env, Duration timeout, VertxOptions vertxOptions) throws Exception {
         EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
         GatewayConfig config = GatewayConfig.read(reader);
         ClusterConfig cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
         reader.finish();
-        return new Handle(ServeCommand.start(config, cluster).toCompletionStage().toCompletableFuture()
+        return new Handle(ServeCommand.start(config, cluster, vertxOptions).toCompletionStage().toCompletableFuture()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     }
 }

@@ -1,13 +1,12 @@
 package io.vgpu.gateway.extender;
 
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.scheduling.BindService;
 
 /**
  * {@code POST /bind}: decodes {@code ExtenderBindingArgs}, calls {@link BindService}, writes the
- * {@code ExtenderBindingResult}. Always HTTP 200 with JSON.
+ * {@code ExtenderBindingResult}. Always HTTP 200 with JSON. A large body (up to 1 MiB) is decoded on a worker.
  */
 public final class BindHandler implements Handler<RoutingContext> {
 
@@ -26,16 +25,11 @@ public final class BindHandler implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
-        ExtenderDecoder.Result<ExtenderBindingArgs> args = ExtenderDecoder.bindingArgs(ExtenderReplies.body(ctx));
-        Future<ExtenderBindingResult> result = args instanceof ExtenderDecoder.Result.Valid<ExtenderBindingArgs> v
-                ? service.bind(v.value())
-                : Future.succeededFuture(ExtenderBindingResult.failed(
-                        ((ExtenderDecoder.Result.Invalid<ExtenderBindingArgs>) args).message()));
-        result.onComplete(done -> {
-            ExtenderBindingResult r = done.succeeded() ? done.result()
-                    : ExtenderBindingResult.failed(done.cause().toString());
-            ExtenderReplies.write(ctx, r);
-            metrics.bind(r.ok() ? "bound" : "error", System.nanoTime() - start);
-        });
+        byte[] body = ExtenderReplies.body(ctx);
+        ExtenderReplies.decodeAndCall(body, ExtenderDecoder::bindingArgs, service::bind, ExtenderBindingResult::failed)
+                .onSuccess(r -> {
+                    ExtenderReplies.write(ctx, r);
+                    metrics.bind(r.ok() ? "bound" : "error", System.nanoTime() - start);
+                });
     }
 }

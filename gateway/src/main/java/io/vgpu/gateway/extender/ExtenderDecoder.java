@@ -5,9 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.POJONode;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.json.GoFields;
 import io.vgpu.gateway.json.PodJson;
 
 import java.io.IOException;
@@ -17,19 +16,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decodes the extender's request bodies like Go's decoder would (case-insensitive field names, nulls
- * allowed) into {@link ExtenderArgs} / {@link ExtenderBindingArgs}. Never throws: a body that cannot be
- * decoded yields a {@link Result.Invalid} whose message goes into the response's {@code Error}.
+ * Decodes the extender's request bodies as Go's {@code encoding/json} decodes kube-scheduler's structs
+ * ({@code ExtenderArgs}, {@code ExtenderBindingArgs}: no JSON tags) into {@link ExtenderArgs} /
+ * {@link ExtenderBindingArgs}. Never throws: a body that cannot be decoded yields a {@link Result.Invalid} whose
+ * message goes into the response's {@code Error}. Go's rules, in the order they apply:
+ * <ul>
+ *   <li>the first JSON value of the body is read (what follows it is not looked at); an empty body is {@code EOF};
+ *       a syntax error anywhere in that value wins over every other problem;</li>
+ *   <li>a field name matches a struct field case-insensitively ({@code nodenames} is {@code NodeNames}); unknown
+ *       fields are skipped; a field given more than once, in any spelling, takes its last value;</li>
+ *   <li>JSON {@code null} sets a pointer, slice or map field to nil and leaves a string field (and a string in a
+ *       list) as it was;</li>
+ *   <li>a value of the wrong JSON type is an {@code UnmarshalTypeError}; the earliest one is the answer, after the
+ *       whole value was checked for syntax;</li>
+ *   <li>a root {@code null} decodes to the zero struct.</li>
+ * </ul>
+ * The {@code Pod} is then read by {@link PodJson} with Go's field matching as well (its maps keep exact keys).
+ * Where Go would merge a repeated object field into the earlier one, the last one is taken whole.
  *
- * <p>The {@code /filter} body is read as a stream: its {@code NodeNames} array (thousands of names) goes straight
- * into a list, without a JSON tree node per name; every other field is read as a tree, as before. Anything the
- * stream does not take (a root that is not an object, a syntax error) is decoded again through the whole-tree path,
- * so every error answer stays what that path gives.
+ * <p>The body is read as a stream: a {@code NodeNames} array (thousands of names) goes straight into a list, with no
+ * JSON tree node per name, and unknown fields are skipped without building them. Pure CPU work; thread-safe.
  */
 public final class ExtenderDecoder {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String NODE_NAMES = "NodeNames";
+    private static final String EOF = "EOF";
 
     private ExtenderDecoder() {
     }
@@ -48,183 +59,203 @@ public final class ExtenderDecoder {
 
     /** Decodes a {@code /filter} body. A missing or null {@code Pod} decodes (the service answers it). */
     public static Result<ExtenderArgs> filterArgs(byte[] body) {
-        if (body == null || body.length == 0) {
-            return filterArgsFromTree(body);
+        FilterFields fields = new FilterFields();
+        String problem = readStruct(body, "v1.ExtenderArgs", fields);
+        if (problem != null) {
+            return new Result.Invalid<>(problem);
         }
-        ObjectNode root;
-        try (JsonParser parser = MAPPER.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return filterArgsFromTree(body);
-            }
-            root = streamedRoot(parser);
-        } catch (IOException | RuntimeException e) {
-            // the tree path meets the same problem and words it as it always has
-            return filterArgsFromTree(body);
-        }
-        return filterArgs(root);
-    }
-
-    /** The whole-tree decode of a {@code /filter} body: the reference the streamed decode must agree with. */
-    static Result<ExtenderArgs> filterArgsFromTree(byte[] body) {
-        JsonNode root;
-        try {
-            root = object(body);
-        } catch (JsonProcessingException e) {
-            return new Result.Invalid<>(message(e));
-        }
-        return filterArgs(root);
-    }
-
-    /**
-     * The root object with every field as {@link ObjectMapper#readTree} builds it (same order, a repeated name keeps
-     * its first position and its last value), except that a {@code NodeNames} array (any case) is a {@link POJONode}
-     * holding its {@link NameList}.
-     */
-    private static ObjectNode streamedRoot(JsonParser parser) throws IOException {
-        ObjectNode root = MAPPER.getNodeFactory().objectNode();
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
-            if (t != JsonToken.FIELD_NAME) {
-                throw new IOException("unexpected " + t + " in the root object");
-            }
-            String name = parser.currentName();
-            JsonToken value = parser.nextToken();
-            if (value == JsonToken.START_ARRAY && NODE_NAMES.equalsIgnoreCase(name)) {
-                root.set(name, MAPPER.getNodeFactory().pojoNode(nameList(parser)));
-            } else {
-                root.set(name, MAPPER.readTree(parser));
-            }
-        }
-        return root;
-    }
-
-    /** Reads a {@code NodeNames} array up to its end: its strings, or the kind of its first non-string element. */
-    private static NameList nameList(JsonParser parser) throws IOException {
-        List<String> names = new ArrayList<>();
-        String firstNonString = null;
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
-            if (t == null) {
-                throw new IOException("end of input inside NodeNames");
-            }
-            if (t == JsonToken.VALUE_STRING) {
-                names.add(parser.getText());
-            } else if (firstNonString == null) {
-                firstNonString = kind(t);
-            }
-            parser.skipChildren();
-        }
-        return new NameList(names, firstNonString);
-    }
-
-    /**
-     * A streamed {@code NodeNames} array.
-     *
-     * @param names          its strings, in order
-     * @param firstNonString the JSON kind of its first element that is not a string, or null
-     */
-    private record NameList(List<String> names, String firstNonString) {
-    }
-
-    private static Result<ExtenderArgs> filterArgs(JsonNode root) {
-        if (root == null) {
-            return new Result.Invalid<>("EOF");
-        }
-        if (!root.isObject()) {
-            return new Result.Invalid<>("json: cannot unmarshal " + kind(root) + " into Go value of type v1.ExtenderArgs");
-        }
-        JsonNode podJson = GoFields.get(root, "Pod");
         PodSpec pod = null;
-        if (podJson != null && !podJson.isNull()) {
-            PodJson.Result decoded = PodJson.decode(podJson, "", "", "");
+        if (fields.pod != null) {
+            PodJson.Result decoded = PodJson.decode(fields.pod, "", "", "", PodJson.Names.GO);
             if (decoded instanceof PodJson.Undecodable u) {
                 return new Result.Invalid<>("Pod: " + u.message());
             }
             pod = ((PodJson.Decoded) decoded).pod();
         }
-        List<String> names = null;
-        JsonNode nodeNames = GoFields.get(root, NODE_NAMES);
-        if (nodeNames instanceof POJONode streamed && streamed.getPojo() instanceof NameList list) {
-            if (list.firstNonString() != null) {
-                return new Result.Invalid<>("json: cannot unmarshal " + list.firstNonString()
-                        + " into Go struct field ExtenderArgs.NodeNames of type string");
-            }
-            names = list.names();
-        } else if (nodeNames != null && !nodeNames.isNull()) {
-            if (!nodeNames.isArray()) {
-                return new Result.Invalid<>("json: cannot unmarshal " + kind(nodeNames)
-                        + " into Go struct field ExtenderArgs.NodeNames of type []string");
-            }
-            names = new ArrayList<>(nodeNames.size());
-            for (JsonNode n : nodeNames) {
-                if (!n.isTextual()) {
-                    return new Result.Invalid<>("json: cannot unmarshal " + kind(n)
-                            + " into Go struct field ExtenderArgs.NodeNames of type string");
-                }
-                names.add(n.asText());
-            }
-        }
         Map<String, JsonNode> nodes = null;
-        JsonNode nodeList = GoFields.get(root, "Nodes");
-        if (nodeList != null && !nodeList.isNull()) {
-            JsonNode items = nodeList.isObject() ? GoFields.get(nodeList, "items") : null;
-            if (!nodeList.isObject() || (items != null && !items.isNull() && !items.isArray())) {
-                return new Result.Invalid<>("json: cannot unmarshal Nodes into Go struct field ExtenderArgs.Nodes of type v1.NodeList");
+        if (fields.nodes != null) {
+            JsonNode items = GoFields.get(fields.nodes, "items");
+            if (items != null && !items.isNull() && !items.isArray()) {
+                return new Result.Invalid<>(typeError(kind(items), "NodeList.items", "[]v1.Node"));
             }
             nodes = new LinkedHashMap<>();
             if (items != null) {
                 for (JsonNode node : items) {
-                    nodes.put(node.path("metadata").path("name").asText(""), node);
+                    if (!node.isObject() && !node.isNull()) {
+                        return new Result.Invalid<>(typeError(kind(node), "NodeList.items", "v1.Node"));
+                    }
+                    JsonNode meta = node.isObject() ? GoFields.get(node, "metadata") : null;
+                    JsonNode name = meta != null && meta.isObject() ? GoFields.get(meta, "name") : null;
+                    nodes.put(name != null && name.isTextual() ? name.textValue() : "", node);
                 }
             }
         }
-        return new Result.Valid<>(new ExtenderArgs(pod, names, nodes));
+        return new Result.Valid<>(new ExtenderArgs(pod, fields.nodeNames, nodes));
     }
 
     /** Decodes a {@code /bind} body. */
     public static Result<ExtenderBindingArgs> bindingArgs(byte[] body) {
-        JsonNode root;
-        try {
-            root = object(body);
-        } catch (JsonProcessingException e) {
-            return new Result.Invalid<>(message(e));
+        BindFields fields = new BindFields();
+        String problem = readStruct(body, "v1.ExtenderBindingArgs", fields);
+        if (problem != null) {
+            return new Result.Invalid<>(problem);
         }
-        if (root == null) {
-            return new Result.Invalid<>("EOF");
-        }
-        if (!root.isObject()) {
-            return new Result.Invalid<>("json: cannot unmarshal " + kind(root)
-                    + " into Go value of type v1.ExtenderBindingArgs");
-        }
-        String[] fields = {"PodName", "PodNamespace", "PodUID", "Node"};
-        String[] values = new String[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-            values[i] = GoFields.string(root, fields[i]);
-            if (values[i] == null) {
-                return new Result.Invalid<>("json: cannot unmarshal " + kind(GoFields.get(root, fields[i]))
-                        + " into Go struct field ExtenderBindingArgs." + fields[i] + " of type string");
-            }
-        }
-        return new Result.Valid<>(new ExtenderBindingArgs(values[0], values[1], values[2], values[3]));
+        return new Result.Valid<>(new ExtenderBindingArgs(fields.values[0], fields.values[1], fields.values[2],
+                fields.values[3]));
     }
 
-    private static JsonNode object(byte[] body) throws JsonProcessingException {
+    /** The fields of one Go struct: takes the value of a field name it knows, reporting a type error if any. */
+    private interface StructFields {
+
+        /**
+         * Reads the value at the parser's current token (its first token) into the field {@code name} matches, or
+         * skips it when none does.
+         *
+         * @return the type error of this value, or null
+         */
+        String read(String name, JsonParser parser) throws IOException;
+    }
+
+    /**
+     * Reads the first JSON value of {@code body} into {@code fields}.
+     *
+     * @return null, or the decoder's error text: a syntax error, a non-object root, the earliest type error
+     */
+    private static String readStruct(byte[] body, String goType, StructFields fields) {
         if (body == null || body.length == 0) {
+            return EOF;
+        }
+        try (JsonParser parser = MAPPER.createParser(body)) {
+            JsonToken root = parser.nextToken();
+            if (root == null) {
+                return EOF;
+            }
+            if (root == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            if (root != JsonToken.START_OBJECT) {
+                parser.skipChildren();
+                return "json: cannot unmarshal " + kind(root) + " into Go value of type " + goType;
+            }
+            String firstTypeError = null;
+            for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
+                String name = parser.currentName();
+                parser.nextToken();
+                String typeError = fields.read(name, parser);
+                if (firstTypeError == null) {
+                    firstTypeError = typeError;
+                }
+            }
+            return firstTypeError;
+        } catch (JsonProcessingException e) {
+            return "invalid JSON: " + e.getOriginalMessage();
+        } catch (IOException e) {
+            // a byte array is read without I/O: only a parse problem gets here
+            return "invalid JSON: " + e.getMessage();
+        }
+    }
+
+    /** {@code ExtenderArgs}: {@code Pod *v1.Pod}, {@code Nodes *v1.NodeList}, {@code NodeNames *[]string}. */
+    private static final class FilterFields implements StructFields {
+        JsonNode pod;
+        JsonNode nodes;
+        List<String> nodeNames;
+
+        @Override
+        public String read(String name, JsonParser parser) throws IOException {
+            JsonToken t = parser.currentToken();
+            if ("Pod".equalsIgnoreCase(name)) {
+                pod = object(parser, pod);
+                return objectTypeError(t, "ExtenderArgs.Pod", "v1.Pod");
+            }
+            if ("Nodes".equalsIgnoreCase(name)) {
+                nodes = object(parser, nodes);
+                return objectTypeError(t, "ExtenderArgs.Nodes", "v1.NodeList");
+            }
+            if ("NodeNames".equalsIgnoreCase(name)) {
+                return names(parser);
+            }
+            parser.skipChildren();
             return null;
         }
-        try {
-            return MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw e;
-        } catch (IOException e) {
-            // readTree on a byte array reads no stream, so only a parse problem gets here
-            throw new IllegalStateException(e);
+
+        /** An object field: the value's tree, null for JSON null, {@code previous} (skipped) for another type. */
+        private static JsonNode object(JsonParser parser, JsonNode previous) throws IOException {
+            JsonToken t = parser.currentToken();
+            if (t == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            if (t == JsonToken.START_OBJECT) {
+                return MAPPER.readTree(parser);
+            }
+            parser.skipChildren();
+            return previous;
+        }
+
+        private static String objectTypeError(JsonToken t, String field, String goType) {
+            return t == JsonToken.VALUE_NULL || t == JsonToken.START_OBJECT ? null : typeError(kind(t), field, goType);
+        }
+
+        private String names(JsonParser parser) throws IOException {
+            JsonToken t = parser.currentToken();
+            if (t == JsonToken.VALUE_NULL) {
+                nodeNames = null;
+                return null;
+            }
+            if (t != JsonToken.START_ARRAY) {
+                parser.skipChildren();
+                return typeError(kind(t), "ExtenderArgs.NodeNames", "[]string");
+            }
+            List<String> names = new ArrayList<>();
+            String typeError = null;
+            for (JsonToken e = parser.nextToken(); e != JsonToken.END_ARRAY; e = parser.nextToken()) {
+                if (e == JsonToken.VALUE_STRING) {
+                    names.add(parser.getText());
+                } else if (e == JsonToken.VALUE_NULL) {
+                    names.add(""); // null leaves the element at its zero value
+                } else {
+                    if (typeError == null) {
+                        typeError = typeError(kind(e), "ExtenderArgs.NodeNames", "string");
+                    }
+                    parser.skipChildren();
+                }
+            }
+            nodeNames = names;
+            return typeError;
         }
     }
 
-    private static String message(JsonProcessingException e) {
-        return "invalid JSON: " + e.getOriginalMessage();
+    /** {@code ExtenderBindingArgs}: four strings ({@code PodUID} a {@code types.UID}, {@code Node} a {@code types.NodeName}). */
+    private static final class BindFields implements StructFields {
+        private static final String[] NAMES = {"PodName", "PodNamespace", "PodUID", "Node"};
+        private static final String[] GO_TYPES = {"string", "string", "types.UID", "types.NodeName"};
+
+        final String[] values = {"", "", "", ""};
+
+        @Override
+        public String read(String name, JsonParser parser) throws IOException {
+            for (int i = 0; i < NAMES.length; i++) {
+                if (NAMES[i].equalsIgnoreCase(name)) {
+                    JsonToken t = parser.currentToken();
+                    if (t == JsonToken.VALUE_STRING) {
+                        values[i] = parser.getText();
+                        return null;
+                    }
+                    parser.skipChildren();
+                    return t == JsonToken.VALUE_NULL ? null
+                            : typeError(kind(t), "ExtenderBindingArgs." + NAMES[i], GO_TYPES[i]);
+                }
+            }
+            parser.skipChildren();
+            return null;
+        }
     }
 
-    /** {@link #kind(JsonNode)} of the value a token starts. */
+    private static String typeError(String kind, String field, String goType) {
+        return "json: cannot unmarshal " + kind + " into Go struct field " + field + " of type " + goType;
+    }
+
+    /** Go's name for the JSON kind a token starts. */
     private static String kind(JsonToken t) {
         return switch (t) {
             case VALUE_NULL -> "null";
@@ -237,9 +268,6 @@ public final class ExtenderDecoder {
     }
 
     private static String kind(JsonNode n) {
-        if (n == null || n.isNull()) {
-            return "null";
-        }
         if (n.isTextual()) {
             return "string";
         }

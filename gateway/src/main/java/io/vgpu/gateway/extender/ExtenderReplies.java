@@ -3,11 +3,15 @@ package io.vgpu.gateway.extender;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.http.RequestBody;
+import io.vgpu.gateway.scheduling.Stages;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 
 /**
  * Writes extender answers: always HTTP 200 with JSON (kube-scheduler discards non-200 bodies,
@@ -25,21 +29,44 @@ public final class ExtenderReplies {
     private ExtenderReplies() {
     }
 
+    /** Bodies up to this size are decoded on the event loop (well under a millisecond); larger ones on a worker. */
+    static final int INLINE_DECODE_BYTES = 16 * 1024;
+
+    /**
+     * Decodes {@code body} (on a worker when it is over {@link #INLINE_DECODE_BYTES}) and calls {@code verb} with the
+     * request, or answers the decoder's message through {@code error}; a failed {@code verb} is answered through
+     * {@code error} with its text. The future never fails.
+     */
+    static <A, R> Future<R> decodeAndCall(byte[] body, Function<byte[], ExtenderDecoder.Result<A>> decode,
+                                          Function<A, Future<R>> verb, Function<String, R> error) {
+        return Stages.offLoopIf(body.length > INLINE_DECODE_BYTES, () -> decode.apply(body))
+                .compose(args -> args instanceof ExtenderDecoder.Result.Valid<A> valid ? verb.apply(valid.value())
+                        : Future.succeededFuture(error.apply(((ExtenderDecoder.Result.Invalid<A>) args).message())))
+                .otherwise(e -> error.apply(e.toString()));
+    }
+
     /** Writes {@code body} as the HTTP 200 JSON answer. */
     public static void write(RoutingContext ctx, Object body) {
-        byte[] json;
+        writeJson(ctx, encode(body));
+    }
+
+    /** {@code body} as the answer's JSON bytes (Go's field order and sorted map keys). */
+    static byte[] encode(Object body) {
         try {
-            json = MAPPER.writeValueAsBytes(body);
+            return MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
-            json = "{\"Error\":\"cannot encode response\"}".getBytes(StandardCharsets.UTF_8);
+            return "{\"Error\":\"cannot encode response\"}".getBytes(StandardCharsets.UTF_8);
         }
+    }
+
+    /** Writes encoded JSON as the HTTP 200 answer. */
+    static void writeJson(RoutingContext ctx, byte[] json) {
         ctx.response().setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(Buffer.buffer(json));
     }
 
     /** The request body (empty when there is none). */
     static byte[] body(RoutingContext ctx) {
-        Buffer buffer = ctx.body().buffer();
-        return buffer == null ? new byte[0] : buffer.getBytes();
+        return RequestBody.bytes(ctx);
     }
 }

@@ -1,16 +1,20 @@
 package io.vgpu.gateway.extender;
 
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.Stages;
 
 /**
  * {@code POST /filter}: decodes {@code ExtenderArgs}, calls {@link FilterService}, writes the
  * {@code ExtenderFilterResult}. Always HTTP 200 with JSON (kube-scheduler discards non-200 bodies);
- * an undecodable body is answered in {@code Error}.
+ * an undecodable body is answered in {@code Error}. A large body is decoded, and a large answer encoded, on a
+ * worker thread (their cost grows with containers and nodes), so the event loop is never held for long.
  */
 public final class FilterHandler implements Handler<RoutingContext> {
+
+    /** Answers naming more nodes than this are encoded on a worker. */
+    private static final int LARGE_ANSWER_NODES = 1_024;
 
     private final FilterService service;
     private final ExtenderMetrics metrics;
@@ -27,15 +31,21 @@ public final class FilterHandler implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
-        ExtenderDecoder.Result<ExtenderArgs> args = ExtenderDecoder.filterArgs(ExtenderReplies.body(ctx));
-        Future<ExtenderFilterResult> result = args instanceof ExtenderDecoder.Result.Valid<ExtenderArgs> v
-                ? service.filter(v.value())
-                : Future.succeededFuture(ExtenderFilterResult.error(((ExtenderDecoder.Result.Invalid<ExtenderArgs>) args).message()));
-        result.onComplete(done -> {
-            ExtenderFilterResult r = done.succeeded() ? done.result() : ExtenderFilterResult.error(done.cause().toString());
-            ExtenderReplies.write(ctx, r);
-            metrics.filter(outcome(r), System.nanoTime() - start);
-        });
+        byte[] body = ExtenderReplies.body(ctx);
+        ExtenderReplies.decodeAndCall(body, ExtenderDecoder::filterArgs, service::filter, ExtenderFilterResult::error)
+                .compose(r -> Stages.offLoopIf(large(r), () -> ExtenderReplies.encode(r))
+                        .otherwise(e -> ExtenderReplies.encode(ExtenderFilterResult.error("cannot encode response: "
+                                + e)))
+                        .onSuccess(json -> {
+                            ExtenderReplies.writeJson(ctx, json);
+                            metrics.filter(outcome(r), System.nanoTime() - start);
+                        }));
+    }
+
+    /** An answer that lists many nodes (a no-fit over a large cluster, simulation mode's node objects). */
+    private static boolean large(ExtenderFilterResult r) {
+        return r.nodes() != null || r.failedNodes() != null && r.failedNodes().size() > LARGE_ANSWER_NODES
+                || r.nodeNames() != null && r.nodeNames().size() > LARGE_ANSWER_NODES;
     }
 
     static String outcome(ExtenderFilterResult r) {

@@ -13,7 +13,7 @@ import java.util.function.Function;
  * The rejections of the scheduler-extender verbs (spec §2.2–§2.3): HTTP 200 and the verb's result
  * JSON with only {@code Error} set, because kube-scheduler discards the body of any non-200 answer.
  * {@code /filter} answers a whole {@code ExtenderFilterResult}, {@code /bind} an
- * {@code ExtenderBindingResult}.
+ * {@code ExtenderBindingResult}. Every overload answer is counted, as the webhook's are.
  */
 public final class ExtenderRejections implements Rejections {
 
@@ -22,26 +22,35 @@ public final class ExtenderRejections implements Rejections {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    private final String endpoint;
     private final Function<String, Object> resultWithError;
     private final long maxBodyBytes;
+    private final GatewayMetrics metrics;
 
-    private ExtenderRejections(Function<String, Object> resultWithError, long maxBodyBytes) {
+    private ExtenderRejections(String endpoint, Function<String, Object> resultWithError, long maxBodyBytes,
+                               GatewayMetrics metrics) {
+        this.endpoint = endpoint;
         this.resultWithError = resultWithError;
         this.maxBodyBytes = maxBodyBytes;
+        this.metrics = metrics;
     }
 
-    /** For {@code POST /filter}: an {@code ExtenderFilterResult} with only {@code Error}. */
-    public static ExtenderRejections filter(long maxBodyBytes) {
-        return new ExtenderRejections(ExtenderFilterResult::error, maxBodyBytes);
+    /**
+     * For {@code POST /filter}: an {@code ExtenderFilterResult} with only {@code Error}; overload answers are counted
+     * in {@code vgpu_http_overloaded_total{endpoint="/filter"}}.
+     */
+    public static ExtenderRejections filter(long maxBodyBytes, GatewayMetrics metrics) {
+        return new ExtenderRejections("/filter", ExtenderFilterResult::error, maxBodyBytes, metrics);
     }
 
-    /** For {@code POST /bind}: {@code {"Error": …}}. */
-    public static ExtenderRejections bind(long maxBodyBytes) {
-        return new ExtenderRejections(message -> Map.of("Error", message), maxBodyBytes);
+    /** For {@code POST /bind}: {@code {"Error": …}}; overload answers counted as {@code endpoint="/bind"}. */
+    public static ExtenderRejections bind(long maxBodyBytes, GatewayMetrics metrics) {
+        return new ExtenderRejections("/bind", message -> Map.of("Error", message), maxBodyBytes, metrics);
     }
 
     @Override
     public void overloaded(RoutingContext ctx) {
+        metrics.overloaded(endpoint);
         write(ctx, OVERLOADED);
     }
 

@@ -9,7 +9,6 @@ import io.vertx.core.net.ServerSSLOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.core.port.Readiness;
 import org.slf4j.Logger;
@@ -110,7 +109,7 @@ public final class GatewayVerticle extends VerticleBase {
                 ? new ClientCertificateCheck(config.tls().clientNames(), refused) : null;
         for (ApiRoute api : routes) {
             Route route = router.post(api.path());
-            route.handler(BodyHandler.create(false).setBodyLimit(api.maxBodyBytes()));
+            route.handler(new RequestBody(api.maxBodyBytes()));
             if (clients != null && api.schedulerOnly()) {
                 route.handler(clients.guard(api.path(), api.rejections()::unauthorized));
             }

@@ -21,9 +21,19 @@ public final class GatewayVertx {
 
     /**
      * @param registry the registry that {@link MetricsVerticle} scrapes
-     * @return a new Vert.x instance; the caller closes it
+     * @return a new Vert.x instance with Vert.x's default options; the caller closes it
      */
     public static Vertx create(PrometheusMeterRegistry registry) {
+        return create(registry, new VertxOptions());
+    }
+
+    /**
+     * @param registry the registry that {@link MetricsVerticle} scrapes
+     * @param options  the Vert.x options to start from (event loops, blocked-thread checker); their metrics
+     *                 options are replaced
+     * @return a new Vert.x instance; the caller closes it
+     */
+    public static Vertx create(PrometheusMeterRegistry registry, VertxOptions options) {
         // three of Micrometer's JVM meters have names promtool's lint rejects (abbreviated units, a gauge
         // ending in _count); they add nothing the kept meters (process_cpu_usage, jvm_*) do not say
         registry.config().meterFilter(MeterFilter.deny(id -> LINT_REJECTED.contains(id.getName())));
@@ -33,7 +43,7 @@ public final class GatewayVertx {
                 // a name of its own, so that several instances in one JVM (tests) never share a backend
                 .setRegistryName("vgpu-" + UUID.randomUUID());
         return Vertx.builder()
-                .with(new VertxOptions().setMetricsOptions(metrics))
+                .with(new VertxOptions(options).setMetricsOptions(metrics))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build();
     }

@@ -23,9 +23,6 @@ import java.util.Map;
  */
 public final class PodJson {
 
-    private PodJson() {
-    }
-
     /** A decoded pod or the reason it could not be decoded. */
     public sealed interface Result permits Decoded, Undecodable {
     }
@@ -38,21 +35,47 @@ public final class PodJson {
     public record Undecodable(String message) implements Result {
     }
 
+    /** How field names of the Pod's structs are matched (map keys, e.g. annotations, always exactly). */
+    public enum Names {
+        /** Exactly, as the API machinery's serializer does (admission: controller-runtime's decoder). */
+        EXACT,
+        /** As Go's {@code encoding/json} does (HAMi's extender): case-insensitively, the last match winning. */
+        GO
+    }
+
     /**
+     * Decodes with exact field names ({@link Names#EXACT}).
+     *
      * @param object    {@code request.object}
      * @param namespace {@code request.namespace}, used when the object has none (pods created without one)
      * @param name      {@code request.name}, used when the object has none
      * @param uid       used when the object has no {@code metadata.uid} (the AdmissionReview request uid)
      */
     public static Result decode(JsonNode object, String namespace, String name, String uid) {
+        return decode(object, namespace, name, uid, Names.EXACT);
+    }
+
+    /** {@link #decode(JsonNode, String, String, String)} with field names matched as {@code names} says. */
+    public static Result decode(JsonNode object, String namespace, String name, String uid, Names names) {
         try {
-            return new Decoded(pod(object, namespace, name, uid));
+            return new Decoded(new PodJson(names).pod(object, namespace, name, uid));
         } catch (BadField e) {
             return new Undecodable(e.getMessage());
         }
     }
 
-    private static PodSpec pod(JsonNode object, String namespace, String name, String uid) {
+    private final Names names;
+
+    private PodJson(Names names) {
+        this.names = names;
+    }
+
+    /** The value of struct field {@code name}, or null when absent. */
+    private JsonNode field(JsonNode parent, String name) {
+        return names == Names.GO ? GoFields.get(parent, name) : parent.get(name);
+    }
+
+    private PodSpec pod(JsonNode object, String namespace, String name, String uid) {
         if (object == null || !object.isObject()) {
             throw new BadField("request.object: expected a Pod object");
         }
@@ -65,13 +88,13 @@ public final class PodJson {
                 text(spec, "schedulerName", "spec.schedulerName"),
                 text(spec, "nodeName", "spec.nodeName"),
                 text(spec, "runtimeClassName", "spec.runtimeClassName"),
-                strings(meta.get("annotations"), "metadata.annotations"),
-                strings(meta.get("labels"), "metadata.labels"),
-                containers(spec.get("initContainers"), "spec.initContainers"),
-                containers(spec.get("containers"), "spec.containers"));
+                strings(field(meta, "annotations"), "metadata.annotations"),
+                strings(field(meta, "labels"), "metadata.labels"),
+                containers(field(spec, "initContainers"), "spec.initContainers"),
+                containers(field(spec, "containers"), "spec.containers"));
     }
 
-    private static List<Container> containers(JsonNode array, String path) {
+    private List<Container> containers(JsonNode array, String path) {
         if (isAbsent(array)) {
             return List.of();
         }
@@ -85,30 +108,30 @@ public final class PodJson {
         return out;
     }
 
-    private static Container container(JsonNode c, String path) {
+    private Container container(JsonNode c, String path) {
         if (!c.isObject()) {
             throw new BadField(path + ": expected an object");
         }
-        JsonNode resources = c.get("resources");
+        JsonNode resources = field(c, "resources");
         if (!isAbsent(resources) && !resources.isObject()) {
             throw new BadField(path + ".resources: expected an object");
         }
-        JsonNode limits = isAbsent(resources) ? null : resources.get("limits");
-        JsonNode requests = isAbsent(resources) ? null : resources.get("requests");
-        JsonNode security = c.get("securityContext");
+        JsonNode limits = isAbsent(resources) ? null : field(resources, "limits");
+        JsonNode requests = isAbsent(resources) ? null : field(resources, "requests");
+        JsonNode security = field(c, "securityContext");
         if (!isAbsent(security) && !security.isObject()) {
             throw new BadField(path + ".securityContext: expected an object");
         }
-        JsonNode privileged = isAbsent(security) ? null : security.get("privileged");
+        JsonNode privileged = isAbsent(security) ? null : field(security, "privileged");
         if (!isAbsent(privileged) && !privileged.isBoolean()) {
             throw new BadField(path + ".securityContext.privileged: expected a boolean");
         }
         return new Container(text(c, "name", path + ".name"), quantities(limits, path + ".resources.limits"),
                 quantities(requests, path + ".resources.requests"), !isAbsent(privileged) && privileged.booleanValue(),
-                env(c.get("env"), path + ".env"));
+                env(field(c, "env"), path + ".env"));
     }
 
-    private static List<Container.EnvVar> env(JsonNode array, String path) {
+    private List<Container.EnvVar> env(JsonNode array, String path) {
         if (isAbsent(array)) {
             return List.of();
         }
@@ -122,7 +145,7 @@ public final class PodJson {
             if (!e.isObject()) {
                 throw new BadField(at + ": expected an object");
             }
-            String value = e.has("value") ? text(e, "value", at + ".value") : null;
+            String value = field(e, "value") != null ? text(e, "value", at + ".value") : null;
             out.add(new Container.EnvVar(text(e, "name", at + ".name"), value));
         }
         return out;
@@ -166,20 +189,20 @@ public final class PodJson {
         return out;
     }
 
-    private static JsonNode object(JsonNode parent, String field) {
-        JsonNode n = parent.get(field);
+    private JsonNode object(JsonNode parent, String name) {
+        JsonNode n = field(parent, name);
         if (isAbsent(n)) {
             return JsonNodeFactory.instance.objectNode();
         }
         if (!n.isObject()) {
-            throw new BadField(field + ": expected an object");
+            throw new BadField(name + ": expected an object");
         }
         return n;
     }
 
     /** The string at {@code field}; null when absent or JSON null. */
-    private static String text(JsonNode parent, String field, String path) {
-        JsonNode n = parent.get(field);
+    private String text(JsonNode parent, String name, String path) {
+        JsonNode n = field(parent, name);
         if (isAbsent(n)) {
             return null;
         }

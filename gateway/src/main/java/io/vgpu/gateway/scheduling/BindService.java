@@ -2,6 +2,7 @@ package io.vgpu.gateway.scheduling;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.KubeIdentity;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.nodelock.LockNode;
 import io.vgpu.gateway.core.port.BindOutcome;
@@ -49,7 +50,9 @@ import java.util.concurrent.TimeUnit;
  * (as in HAMi).
  *
  * <pre>
+ *   names, PodUID valid? ───────────── no ───────────────────────────► Error (nothing looked up)
  *   pod: cache, else one live read ─── missing ──────────────────────► Error (reservation dropped)
+ *                                  ─── another UID ──────────────────► Error (nothing changed)
  *   node in the cache? ─────────────── no ───────────────────────────► Error (reservation dropped)
  *   confirm ────────────────────────── refused / no reservation ─────► Error
  *      │ already bound, and the live pod is on this node ────────────► OK (nothing written)
@@ -122,6 +125,13 @@ public final class BindService {
 
     /** Answers one bind request. The future never fails. */
     public Future<ExtenderBindingResult> bind(ExtenderBindingArgs args) {
+        String invalid = invalidArgs(args);
+        if (invalid != null) {
+            // names no pod that can exist: nothing to look up, charge, lock or report an Event on
+            LOG.warn("bind refused: {}", invalid);
+            metrics.bindFailed(DecisionFailure.BIND_INVALID);
+            return Future.succeededFuture(ExtenderBindingResult.failed(invalid));
+        }
         PodKey key = new PodKey(args.podNamespace(), args.podName(), args.podUid());
         try {
             return bindSafely(args, key).recover(e -> {
@@ -138,8 +148,31 @@ public final class BindService {
         }
     }
 
+    /**
+     * Why the request names no pod that can exist, or null: the namespace, pod and node names must be valid
+     * Kubernetes names and {@code PodUID} the UID the API server gave the pod (a charge is keyed by it, and the
+     * Binding carries it as its precondition).
+     */
+    static String invalidArgs(ExtenderBindingArgs args) {
+        String problem = KubeIdentity.podProblem("PodNamespace", args.podNamespace(), "PodName", args.podName(),
+                "PodUID", args.podUid());
+        if (problem != null) {
+            return problem;
+        }
+        problem = KubeIdentity.subdomainProblem(args.node());
+        return problem == null ? null : "Node " + KubeIdentity.quote(args.node()) + ": " + problem;
+    }
+
     private Future<ExtenderBindingResult> bindSafely(ExtenderBindingArgs args, PodKey key) {
         return lookUpPod(key).compose(observed -> {
+            if (observed.isPresent() && !observed.get().spec().uid().equals(args.podUid())) {
+                // the pod kube-scheduler decided for was deleted, and one of the same name exists: not this bind's
+                String message = "PodUID " + args.podUid() + " is not the UID of pod " + key + " ("
+                        + observed.get().spec().uid() + "): the pod was deleted and created again; nothing bound";
+                LOG.warn("bind {} to {}: {}", key, args.node(), message);
+                metrics.bindFailed(DecisionFailure.BIND_UID_MISMATCH);
+                return Future.succeededFuture(ExtenderBindingResult.failed(message));
+            }
             if (observed.isEmpty()) {
                 // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
                 metrics.bindFailed(DecisionFailure.BIND_POD_NOT_FOUND);
@@ -167,7 +200,8 @@ public final class BindService {
         if (cached.isPresent()) {
             return Future.succeededFuture(cached);
         }
-        return Stages.onContext(pods.readPod(key))
+        // read whatever pod has the name: a different UID is refused by the caller, not taken for a missing pod
+        return Stages.onContext(pods.readPod(new PodKey(key.namespace(), key.name(), "")))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -22,6 +22,10 @@ public final class DecisionFailure extends RuntimeException {
     /** The filter annotations could not be written to the pod; the reservation was undone. */
     public static final String FILTER_ANNOTATE = "annotate_failed";
 
+    /** A name or the UID in the request is no valid Kubernetes name or UID (nothing was looked up). */
+    public static final String BIND_INVALID = "invalid_request";
+    /** The pod of that name has another UID: the one kube-scheduler bound is gone (nothing was changed). */
+    public static final String BIND_UID_MISMATCH = "uid_mismatch";
     /** Neither the informer cache nor the API server knows the pod. */
     public static final String BIND_POD_NOT_FOUND = "pod_not_found";
     /** The node is not in the informer cache. */

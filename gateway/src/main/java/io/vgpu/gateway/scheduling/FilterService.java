@@ -1,8 +1,10 @@
 package io.vgpu.gateway.scheduling;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.KubeIdentity;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
@@ -18,6 +20,7 @@ import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.ExtenderMetrics;
 import io.vgpu.gateway.extender.FilterResponses;
+import io.vgpu.gateway.json.GoFields;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.DeviceGrant;
@@ -56,6 +59,13 @@ public final class FilterService {
     public static final String QUOTA_EXCEEDED = "ResourceQuotaNotFit";
 
     private static final Logger LOG = LoggerFactory.getLogger(FilterService.class);
+    /**
+     * Decisions over at most this many (container, node) pairs run on the event loop (about a millisecond: a
+     * one-container pod over 4,096 nodes); larger ones on a worker, so that no request holds the loop for long.
+     */
+    private static final long INLINE_DECISION_PAIRS = 4_096;
+    /** Rejection texts of at most this many nodes are counted on the event loop. */
+    private static final int INLINE_REJECTED_NODES = 1_024;
 
     private final FilterDecider decider;
     private final ClusterState state;
@@ -101,9 +111,16 @@ public final class FilterService {
                 return Future.succeededFuture(ExtenderFilterResult.error("extender args missing pod"));
             }
             if (args.simulationMode()) {
-                return Future.succeededFuture(simulate(args));
+                return Stages.offLoop(() -> simulate(args));
             }
             PodSpec pod = args.pod();
+            String invalid = invalidIdentity(pod);
+            if (invalid != null) {
+                // names no pod that can exist: nothing to reserve, annotate or report an Event on
+                LOG.warn("filter refused: {}", invalid);
+                metrics.filterFailed(DecisionFailure.FILTER_INVALID);
+                return Future.succeededFuture(ExtenderFilterResult.error(invalid));
+            }
             return previousNode(pod)
                     .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
                     .recover(e -> {
@@ -118,11 +135,24 @@ public final class FilterService {
         }
     }
 
+    /**
+     * Why the pod cannot be scheduled for real, or null: its namespace and name must be valid Kubernetes names (they
+     * go into API paths) and its UID the one the API server gave it (its reservation is keyed by it).
+     */
+    static String invalidIdentity(PodSpec pod) {
+        return KubeIdentity.podProblem("Pod metadata.namespace", pod.namespace(), "Pod metadata.name", pod.name(),
+                "Pod metadata.uid", pod.uid());
+    }
+
     private ExtenderFilterResult simulate(ExtenderArgs args) {
         Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
         args.nodes().forEach((name, node) -> {
             Map<String, String> a = new LinkedHashMap<>();
-            node.path("metadata").path("annotations").fields().forEachRemaining(f -> a.put(f.getKey(), f.getValue().asText()));
+            JsonNode meta = node.isObject() ? GoFields.get(node, "metadata") : null;
+            JsonNode given = meta != null && meta.isObject() ? GoFields.get(meta, "annotations") : null;
+            if (given != null && given.isObject()) {
+                given.properties().forEach(f -> a.put(f.getKey(), f.getValue().asText()));
+            }
             annotations.put(name, a);
         });
         return FilterResponses.simulationMode(decider.decideSimulation(args.pod(), annotations), args.nodes());
@@ -147,17 +177,26 @@ public final class FilterService {
 
     private Future<ExtenderFilterResult> decideAndReserve(PodSpec pod, List<String> nodeNames,
                                                           Optional<String> previous) {
-        // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2)
-        FilterDecision decision = decider.decide(pod, nodeNames, name -> viewWithout(name, pod.uid(), previous),
-                quotas);
+        // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2); the decision's cost
+        // grows with containers x nodes, so a large one runs off the event loop
+        long pairs = (long) (pod.containers().size() + pod.initContainers().size())
+                * Math.max(1, nodeNames == null ? 0 : nodeNames.size());
+        return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, nodeNames,
+                        name -> viewWithout(name, pod.uid(), previous), quotas))
+                .compose(decision -> reserveDecided(pod, nodeNames, previous, decision));
+    }
+
+    private Future<ExtenderFilterResult> reserveDecided(PodSpec pod, List<String> nodeNames,
+                                                        Optional<String> previous, FilterDecision decision) {
         PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
         int requested = nodeNames == null ? 0 : nodeNames.size();
         if (decision instanceof FilterDecision.Failed f) {
             metrics.filterFailed(DecisionFailure.FILTER_INVALID);
             afterAnswer(() -> events.filteringError(key, f.message()));
         } else if (decision instanceof FilterDecision.NoFit n) {
-            noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes());
             afterAnswer(() -> events.filteringFailed(key, n.failedNodes(), requested));
+            return noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes())
+                    .map(x -> FilterResponses.cacheMode(decision, nodeNames, null));
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
             return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
@@ -186,10 +225,9 @@ public final class FilterService {
                 .compose(quotaOk -> {
                     if (!quotaOk) {
                         fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
-                        noFit(DecisionFailure.FILTER_QUOTA, failed);
                         afterAnswer(() -> events.filteringFailed(key, failed, requested));
-                        return Future.succeededFuture(
-                                FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                        return noFit(DecisionFailure.FILTER_QUOTA, failed)
+                                .map(x -> FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
                     }
                     return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now, deadline))
                             .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -207,9 +245,9 @@ public final class FilterService {
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
                                     return reserveRanked(pod, key, fits, next, failed, previous, requested);
                                 }
-                                noFit(DecisionFailure.FILTER_CONFLICT, failed);
                                 afterAnswer(() -> events.filteringFailed(key, failed, requested));
-                                return releaseQuota(pod).map(x ->
+                                return noFit(DecisionFailure.FILTER_CONFLICT, failed)
+                                        .compose(x -> releaseQuota(pod)).map(x ->
                                         FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
                             });
                 });
@@ -300,23 +338,32 @@ public final class FilterService {
     }
 
     /**
-     * Runs {@code event} after the current event-loop task, i.e. after the answer this task writes: an Event's text
-     * (FilteringSucceed lists every fitting node's score) is for people, not for kube-scheduler, who waits for the
-     * answer. Outside Vert.x (unit tests) it runs at once.
+     * Runs {@code event} on a worker, beside the answer this task writes: an Event's text (FilteringSucceed lists every
+     * fitting node's score, FilteringFailed every rejected node) is for people, not for kube-scheduler, who waits for
+     * the answer, and its cost grows with the nodes. Outside Vert.x (unit tests) it runs at once.
      */
     private static void afterAnswer(Runnable event) {
         Context context = Vertx.currentContext();
         if (context == null) {
             event.run();
         } else {
-            context.runOnContext(v -> event.run());
+            context.executeBlocking(() -> {
+                event.run();
+                return null;
+            }, false).onFailure(e -> LOG.warn("filter event not recorded: {}", e.toString()));
         }
     }
 
-    /** Counts a filter that placed nothing, and its nodes by rejection reason (only then: it parses every text). */
-    private void noFit(String reason, Map<String, String> failedNodes) {
+    /**
+     * Counts a filter that placed nothing, and its nodes by rejection reason (only then: it parses every text, off
+     * the event loop when there are many), before the answer is written.
+     */
+    private Future<Void> noFit(String reason, Map<String, String> failedNodes) {
         metrics.filterFailed(reason);
-        RejectionReasons.count(failedNodes).forEach(metrics::nodesRejected);
+        return Stages.offLoopIf(failedNodes.size() > INLINE_REJECTED_NODES, () -> {
+            RejectionReasons.count(failedNodes).forEach(metrics::nodesRejected);
+            return null;
+        });
     }
 
     private static List<ScoredNode> ranking(FilterDecision.Fits fits) {

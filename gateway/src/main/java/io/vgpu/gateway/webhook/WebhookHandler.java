@@ -6,11 +6,17 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.http.GatewayMetrics;
 import io.vgpu.gateway.http.Rejections;
+import io.vgpu.gateway.http.RequestBody;
+import io.vgpu.gateway.scheduling.Stages;
 
 /**
  * {@code POST /webhook}: hands the body to {@link WebhookService} and writes its AdmissionReview.
  * Also the endpoint's {@link Rejections}: overload is answered per failurePolicy, an oversized body
  * with code 413, both as AdmissionReviews with HTTP 200. Records {@code vgpu_webhook_duration_seconds}.
+ *
+ * <p>A review is decoded and decided on a worker thread: its cost grows with the body (up to the 7 MiB limit, a
+ * pod of tens of thousands of containers takes seconds), and the event loop must keep serving the other
+ * requests meanwhile. The answer is written back on the event loop.
  */
 public final class WebhookHandler implements Handler<RoutingContext>, Rejections {
 
@@ -29,14 +35,21 @@ public final class WebhookHandler implements Handler<RoutingContext>, Rejections
     @Override
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
-        write(ctx, service.review(contentType(ctx), body(ctx)), start);
+        byte[] body = RequestBody.bytes(ctx);
+        Stages.offLoop(() -> service.review(body))
+                .otherwise(e -> service.failed(e))
+                .onSuccess(reply -> write(ctx, reply, start));
     }
 
     @Override
     public void overloaded(RoutingContext ctx) {
         long start = System.nanoTime();
-        metrics.overloaded(ctx.request().path());
-        write(ctx, service.overloaded(contentType(ctx), body(ctx)), start);
+        metrics.overloaded("/webhook");
+        byte[] body = RequestBody.bytes(ctx);
+        // only the envelope is read (to echo its uid), but that is a parse of up to 7 MiB
+        Stages.offLoop(() -> service.overloaded(body))
+                .otherwise(e -> service.failed(e))
+                .onSuccess(reply -> write(ctx, reply, start));
     }
 
     @Override
@@ -49,14 +62,5 @@ public final class WebhookHandler implements Handler<RoutingContext>, Rejections
                 .putHeader(HttpHeaders.CONTENT_TYPE, WebhookService.JSON)
                 .end(Buffer.buffer(reply.body()));
         metrics.webhook(reply.outcome().tag(), System.nanoTime() - start);
-    }
-
-    private static String contentType(RoutingContext ctx) {
-        return ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
-    }
-
-    private static byte[] body(RoutingContext ctx) {
-        Buffer buffer = ctx.body().buffer();
-        return buffer == null ? new byte[0] : buffer.getBytes();
     }
 }

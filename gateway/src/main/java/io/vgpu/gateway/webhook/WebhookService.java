@@ -3,6 +3,7 @@ package io.vgpu.gateway.webhook;
 import io.vgpu.gateway.json.PodJson;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vgpu.gateway.core.KubeIdentity;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.NamespaceQuota;
 import io.vgpu.gateway.core.webhook.AdmissionDecision;
@@ -21,21 +22,25 @@ import java.util.Objects;
 /**
  * The mutating webhook's protocol edge, free of any HTTP framework: body bytes in, AdmissionReview out.
  * Applies controller-runtime's transport rules in its order (spec §5.2): empty body → code 400; body
- * over the limit → 413; {@code Content-Type} other than exactly {@code application/json} → 400;
- * undecodable → 400; all with HTTP 200 and the codes inside {@code response.status}. A review without
- * {@code request.uid} gets HTTP 400 (nothing to echo, STYLE.md §5). Otherwise the pod is decoded, the
- * review's uid stands in for a missing pod uid (stable sharding across replicas), and
- * {@link WebhookDecider#decide} answers.
+ * over the limit → 413; undecodable → 400; all with HTTP 200 and the codes inside {@code response.status}.
+ * Unlike controller-runtime, the {@code Content-Type} is not looked at: every body is read as JSON (the API
+ * server sends {@code application/json}; anything else that is an AdmissionReview is answered as one).
+ * Decoding is case-sensitive, as the API machinery's serializer (a {@code Request} field is not
+ * {@code request}), and a repeated field keeps its last value. A review without {@code request.uid} gets HTTP
+ * 400 (nothing to echo, STYLE.md §5). A namespace, or a pod name, that is no valid Kubernetes name is errored
+ * 400. Otherwise the pod is decoded, the review's uid stands in for a missing pod uid (stable sharding across
+ * replicas), and {@link WebhookDecider#decide} answers.
  *
  * <p>Internal errors (anything thrown while deciding) and overload follow the {@link FailurePolicy}:
  * {@code Fail} → errored (500 resp. 503), {@code Ignore} → allowed without a patch. A mutation error of
  * the core stays errored whatever the policy: it is HAMi's answer, not a failure.
  *
- * <p>Thread-safe and non-blocking (pure CPU work); logs each decision once.
+ * <p>Thread-safe and non-blocking, but pure CPU work whose cost grows with the body: callers on an event loop
+ * run it on a worker. Logs each decision once.
  */
 public final class WebhookService {
 
-    /** The only accepted request content type (controller-runtime compares exactly). */
+    /** The content type of every answer. */
     public static final String JSON = "application/json";
 
     private static final Logger LOG = LoggerFactory.getLogger(WebhookService.class);
@@ -72,11 +77,10 @@ public final class WebhookService {
     /**
      * Answers one {@code POST /webhook}.
      *
-     * @param contentType the request's {@code Content-Type} header, null when absent
-     * @param body        the request body (possibly empty)
+     * @param body the request body (possibly empty), read as JSON whatever its {@code Content-Type}
      */
-    public WebhookReply review(String contentType, byte[] body) {
-        WebhookReply rejected = transportCheck(contentType, body);
+    public WebhookReply review(byte[] body) {
+        WebhookReply rejected = transportCheck(body);
         if (rejected != null) {
             return rejected;
         }
@@ -97,8 +101,8 @@ public final class WebhookService {
      * Answers a {@code POST /webhook} that arrived past the in-flight bound, per the failure policy.
      * Only the envelope is decoded (to echo the uid); the pod is not looked at.
      */
-    public WebhookReply overloaded(String contentType, byte[] body) {
-        WebhookReply rejected = transportCheck(contentType, body);
+    public WebhookReply overloaded(byte[] body) {
+        WebhookReply rejected = transportCheck(body);
         if (rejected != null) {
             return rejected;
         }
@@ -110,6 +114,16 @@ public final class WebhookService {
                 request.namespace(), failurePolicy.wire());
         WebhookReply reply = failed(request, 503, "gateway overloaded");
         return new WebhookReply(reply.httpStatus(), reply.body(), Outcome.OVERLOADED);
+    }
+
+    /**
+     * Answers a request whose handling failed unexpectedly outside a decision (the review could not even be read):
+     * code 500 without a uid, which the API server answers with its {@code failurePolicy}.
+     */
+    public WebhookReply failed(Throwable cause) {
+        LOG.error("webhook: request not handled: {}", cause.toString(), cause);
+        return reply(Outcome.ERRORED, responses.errored(AdmissionReviewDecoder.V1, "", 500,
+                "internal error: " + cause));
     }
 
     /** Answers a body over {@link #maxBodyBytes()} (detected while reading it): code 413. */
@@ -125,10 +139,29 @@ public final class WebhookService {
             return reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(), 400, bad.message()));
         }
         PodSpec pod = ((PodJson.Decoded) decoded).pod();
+        String invalid = invalidNames(pod);
+        if (invalid != null) {
+            LOG.info("webhook uid={}: {}", request.uid(), invalid);
+            return reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(), 400, invalid));
+        }
         AdmissionDecision decision = decider.decide(pod, quota);
         byte[] body = responses.decision(request.apiVersion(), request.uid(), decision);
         log(request, pod, decision);
         return reply(outcome(decision), body);
+    }
+
+    /**
+     * Why the pod's namespace or name (when it has one yet: {@code generateName} leaves it empty at admission) is no
+     * valid Kubernetes name, or null. The API server never sends such a review; the quota gate would read an
+     * impossible namespace.
+     */
+    private static String invalidNames(PodSpec pod) {
+        String problem = KubeIdentity.labelProblem(pod.namespace());
+        if (problem != null) {
+            return "namespace " + KubeIdentity.quote(pod.namespace()) + ": " + problem;
+        }
+        problem = pod.name().isEmpty() ? null : KubeIdentity.subdomainProblem(pod.name());
+        return problem == null ? null : "pod name " + KubeIdentity.quote(pod.name()) + ": " + problem;
     }
 
     private WebhookReply failed(Request request, int code, String message) {
@@ -139,16 +172,12 @@ public final class WebhookService {
                 message + "; admitted unchanged (failurePolicy Ignore)", List.of()));
     }
 
-    private WebhookReply transportCheck(String contentType, byte[] body) {
+    private WebhookReply transportCheck(byte[] body) {
         if (body == null || body.length == 0) {
             return badRequest(AdmissionReviewDecoder.V1, "", 400, "request body is empty");
         }
         if (body.length > maxBodyBytes) {
             return tooLarge();
-        }
-        if (!JSON.equals(contentType)) {
-            return badRequest(AdmissionReviewDecoder.V1, "", 400,
-                    "contentType=" + (contentType == null ? "" : contentType) + ", expected " + JSON);
         }
         return null;
     }

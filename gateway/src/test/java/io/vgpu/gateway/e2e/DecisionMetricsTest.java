@@ -66,7 +66,8 @@ class DecisionMetricsTest {
         double notFound = sample("vgpu_bind_failures_total", "reason", "pod_not_found");
         double reads404 = sample("vgpu_kube_api_errors_total", "verb", "GET", "resource", "pods", "code", "404");
         Pod unfiltered = cluster.admit(NS, "never-filtered", "1000");
-        Pod ghost = E2eCluster.pod(NS, "ghost", "1000").editMetadata().withUid("ghost-uid").endMetadata().build();
+        Pod ghost = E2eCluster.pod(NS, "ghost", "1000").editMetadata()
+                .withUid(java.util.UUID.randomUUID().toString()).endMetadata().build();
 
         assertThat(cluster.bind(unfiltered, "plain").body()).contains("no reservation");
         assertThat(cluster.bind(ghost, "plain").body()).contains("not found");

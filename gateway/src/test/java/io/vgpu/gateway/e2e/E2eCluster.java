@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.GatewayLauncher;
 import io.vgpu.gateway.conformance.JsonPatchApplier;
 import io.vgpu.gateway.core.webhook.PatchOp;
@@ -103,12 +104,31 @@ final class E2eCluster implements AutoCloseable {
     }
 
     /**
+     * How the gateway is started beyond its {@code VGPU_*} settings.
+     *
+     * @param vertxOptions   the options its Vert.x starts from
+     * @param kubeconfigUser the kubeconfig's user entry, as a YAML flow mapping (e.g. an {@code exec} plugin)
+     */
+    record Launch(VertxOptions vertxOptions, String kubeconfigUser) {
+
+        /** Vert.x defaults, a user without credentials. */
+        static Launch defaults() {
+            return new Launch(new VertxOptions(), "{}");
+        }
+    }
+
+    /**
      * Starts the mock API server and the gateway, and waits for {@code /readyz} 200.
      *
      * @param env extra {@code VGPU_*} settings: KEY, value, KEY, value, …
      */
     static E2eCluster start(String... env) throws Exception {
-        return start(null, env);
+        return start(null, Launch.defaults(), env);
+    }
+
+    /** {@link #start(String...)} launched as {@code launch} says. */
+    static E2eCluster start(Launch launch, String... env) throws Exception {
+        return start(null, launch, env);
     }
 
     /**
@@ -116,11 +136,16 @@ final class E2eCluster implements AutoCloseable {
      * this fixture calls it with {@code tls} (whose key manager is the caller's identity, e.g. kube-scheduler's).
      */
     static E2eCluster start(SSLContext tls, String... env) throws Exception {
+        return start(tls, Launch.defaults(), env);
+    }
+
+    /** {@link #start(SSLContext, String...)} launched as {@code launch} says. */
+    static E2eCluster start(SSLContext tls, Launch launch, String... env) throws Exception {
         MockApiServer api = MockApiServer.start();
         Path kubeconfig = null;
         GatewayLauncher.Handle gateway = null;
         try {
-            kubeconfig = writeKubeconfig(api.config().getMasterUrl());
+            kubeconfig = writeKubeconfig(api.config().getMasterUrl(), launch.kubeconfigUser());
             String hazelcastCluster = "vgpu-e2e-" + UUID.randomUUID();
             Map<String, String> vars = new HashMap<>(Map.of(
                     "VGPU_PLAIN_HTTP", "true",
@@ -140,7 +165,7 @@ final class E2eCluster implements AutoCloseable {
             if (tls != null) {
                 vars.remove("VGPU_PLAIN_HTTP");
             }
-            gateway = GatewayLauncher.start(vars, Duration.ofSeconds(60));
+            gateway = GatewayLauncher.start(vars, Duration.ofSeconds(60), launch.vertxOptions());
             E2eCluster cluster = new E2eCluster(api, api.client(new KubeClientConfig(null, null, 0, 1,
                     Duration.ofSeconds(5), 256, Duration.ofSeconds(1), 0)), kubeconfig, gateway, hazelcastCluster, tls);
             cluster.eventually("/readyz answers 200", () -> cluster.get("/readyz").status() == 200);
@@ -226,7 +251,7 @@ final class E2eCluster implements AutoCloseable {
     /** Waits until {@code /filter} no longer answers {@code node unregistered} for these nodes (nothing reserved). */
     void awaitRegistered(String... nodes) {
         Pod probe = pod("e2e-probe", "probe-" + UUID.randomUUID(), PROBE_MEM).build();
-        probe.getMetadata().setUid("");
+        probe.getMetadata().setUid(UUID.randomUUID().toString());
         probe.getSpec().setSchedulerName(SCHEDULER);
         eventually("nodes registered: " + List.of(nodes), () -> {
             JsonNode failed = filter(probe, nodes).json().path("FailedNodes");
@@ -249,11 +274,19 @@ final class E2eCluster implements AutoCloseable {
      * charges per pod UID and the lock holder; {@link NodeState#absent} when the key is missing.
      */
     NodeState nodeState(String name) {
-        HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
+        NodeState state = member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get(name);
+        return state == null ? NodeState.absent(name) : state;
+    }
+
+    private HazelcastInstance member() {
+        return Hazelcast.getAllHazelcastInstances().stream()
                 .filter(h -> h.getConfig().getClusterName().equals(hazelcastCluster)).findFirst()
                 .orElseThrow(() -> new AssertionError("the gateway's Hazelcast member is not running"));
-        NodeState state = member.<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get(name);
-        return state == null ? NodeState.absent(name) : state;
+    }
+
+    /** Every node value of the shared state (registered or not), read from the gateway's own Hazelcast member. */
+    List<NodeState> nodeStates() {
+        return List.copyOf(member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).values());
     }
 
     /** The node's {@code hami.io/mutex.lock}, or null. */
@@ -375,8 +408,32 @@ final class E2eCluster implements AutoCloseable {
 
     /** A POST with raw bytes. */
     Reply post(String path, byte[] body) {
-        return await(send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))));
+        return post(path, "application/json", body);
+    }
+
+    /** A POST with raw bytes and {@code contentType} (none when null). */
+    Reply post(String path, String contentType, byte[] body) {
+        return await(postAsync(path, contentType, body));
+    }
+
+    /** A POST with raw bytes and {@code contentType} (none when null) over HTTP {@code version}. */
+    Reply post(String path, String contentType, byte[] body, HttpClient.Version version) {
+        return await(postAsync(path, contentType, body, version));
+    }
+
+    /** The same, without waiting for the answer. */
+    CompletableFuture<Reply> postAsync(String path, String contentType, byte[] body) {
+        return postAsync(path, contentType, body, HttpClient.Version.HTTP_2);
+    }
+
+    /** The same over HTTP {@code version} (HTTP/2 is tried by upgrade, as the JDK client does). */
+    CompletableFuture<Reply> postAsync(String path, String contentType, byte[] body, HttpClient.Version version) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).version(version)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return send(request);
     }
 
     CompletableFuture<Reply> postAsync(String path, String body) {
@@ -480,7 +537,7 @@ final class E2eCluster implements AutoCloseable {
         return ops;
     }
 
-    private static Path writeKubeconfig(String masterUrl) throws IOException {
+    private static Path writeKubeconfig(String masterUrl, String user) throws IOException {
         String server = masterUrl.endsWith("/") ? masterUrl.substring(0, masterUrl.length() - 1) : masterUrl;
         Path file = Files.createTempFile("vgpu-e2e-kubeconfig", ".yaml");
         Files.writeString(file, """
@@ -499,8 +556,8 @@ final class E2eCluster implements AutoCloseable {
                 current-context: mock
                 users:
                 - name: mock
-                  user: {}
-                """.formatted(server));
+                  user: %s
+                """.formatted(server, user));
         return file;
     }
 

@@ -14,12 +14,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class E2eGateway implements BeforeAllCallback, AfterAllCallback, AfterEachCallback {
 
+    private final E2eCluster.Launch launch;
     private final String[] env;
     private ErrorLogs errors;
     private E2eCluster cluster;
 
     /** @param env extra {@code VGPU_*} settings of the gateway, as name, value pairs */
     E2eGateway(String... env) {
+        this(E2eCluster.Launch.defaults(), env);
+    }
+
+    /**
+     * @param launch how the gateway is started (Vert.x options, kubeconfig user)
+     * @param env    extra {@code VGPU_*} settings of the gateway, as name, value pairs
+     */
+    E2eGateway(E2eCluster.Launch launch, String... env) {
+        this.launch = launch;
         this.env = env.clone();
     }
 
@@ -31,7 +41,7 @@ final class E2eGateway implements BeforeAllCallback, AfterAllCallback, AfterEach
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         errors = ErrorLogs.attach();
-        cluster = E2eCluster.start(env);
+        cluster = E2eCluster.start(launch, env);
     }
 
     @Override

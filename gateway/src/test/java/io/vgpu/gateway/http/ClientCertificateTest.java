@@ -102,7 +102,7 @@ class ClientCertificateTest {
         return new ApiRoute(path, ONE_MIB, new InFlightLimiter(path, 8), c -> {
             handled.add(path);
             c.response().putHeader("Content-Type", "application/json").end("{\"Error\":\"\"}");
-        }, ExtenderRejections.filter(ONE_MIB), schedulerOnly);
+        }, ExtenderRejections.filter(ONE_MIB, GatewayVerticleTest.METRICS), schedulerOnly);
     }
 
     @Test

@@ -136,7 +136,7 @@ class BindServiceTest {
         ExtenderBindingResult chosen = bind(service(cacheShowing(pod)), pod, NODE);
 
         assertThat(chosen).isEqualTo(ExtenderBindingResult.OK);
-        assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+        assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
     }
 
     @Test
@@ -149,7 +149,7 @@ class BindServiceTest {
 
         assertThat(result).isEqualTo(ExtenderBindingResult.OK);
         assertThat(writes.bindings).isEqualTo(1);
-        assertThat(state.nodeState(NODE).charge("uid-p")).isInstanceOf(PodCharge.Bound.class);
+        assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
     }
 
     @Test
@@ -169,7 +169,7 @@ class BindServiceTest {
     private static PodSpec filteredPod(String node) {
         Container cuda = new Container("cuda", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem", "20000"), Map.of(),
                 false, List.of());
-        return new PodSpec("p", "ns", "uid-p", "hami-scheduler", "", null, Map.of(
+        return new PodSpec("p", "ns", FilterFixtures.uidOf("p"), "hami-scheduler", "", null, Map.of(
                 HamiAnnotations.VGPU_NODE, node,
                 HamiAnnotations.DEVICES_ALLOCATED, "GPU-a,NVIDIA,20000,0:;",
                 HamiAnnotations.DEVICES_TO_ALLOCATE, "GPU-a,NVIDIA,20000,0:;"), Map.of(), List.of(), List.of(cuda));

@@ -14,9 +14,11 @@ import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,14 +55,19 @@ final class FilterFixtures {
                 SchedulingConfig.DEFAULTS, Clock.systemUTC());
     }
 
-    /** Pod {@code name} (UID {@code uid-<name>}) in {@code team}, one GPU with {@code memMiB} MiB. */
+    /** The UID of the fixture pod {@code name}: a UUID derived from the name, as stable as the name. */
+    static String uidOf(String name) {
+        return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    /** Pod {@code name} (UID {@link #uidOf}) in {@code team}, one GPU with {@code memMiB} MiB. */
     static PodSpec pod(String name, int memMiB) {
         return pod(name, memMiB, Map.of());
     }
 
     /** The same pod with {@code annotations} (what a filter wrote, as kube-scheduler's copy shows it). */
     static PodSpec pod(String name, int memMiB, Map<String, String> annotations) {
-        return new PodSpec(name, "team", "uid-" + name, "hami-scheduler", "", null, annotations, Map.of(), List.of(),
+        return new PodSpec(name, "team", uidOf(name), "hami-scheduler", "", null, annotations, Map.of(), List.of(),
                 List.of(new Container("c", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
                         Integer.toString(memMiB)), Map.of(), false, List.of())));
     }

@@ -45,13 +45,13 @@ class FilterServiceInterruptedBindTest {
         String held = usedCard(state);
         String other = held.equals("GPU-a") ? "GPU-b" : "GPU-a";
         // the bind confirmed the reservation, then its replica died before the Binding
-        assertThat(state.confirm("node1", new PodRef("uid-a", "team", "a"), null, System.currentTimeMillis())
+        assertThat(state.confirm("node1", new PodRef(FilterFixtures.uidOf("a"), "team", "a"), null, System.currentTimeMillis())
                 .toCompletableFuture().get()).isInstanceOf(ConfirmOutcome.Confirmed.class);
         // meanwhile the card it holds filled up: a fresh decision for the pod would choose the other card
         PodAllocation filler = new PodAllocation(List.of(List.of(new ContainerDevice(0, held, "NVIDIA A10", 18_000,
                 0))), 0);
         long now = System.currentTimeMillis();
-        assertThat(state.reserve("node1", new PodRef("uid-f", "team", "f"), filler, now, now + 60_000)
+        assertThat(state.reserve("node1", new PodRef(FilterFixtures.uidOf("f"), "team", "f"), filler, now, now + 60_000)
                 .toCompletableFuture().get()).isInstanceOf(ReserveOutcome.Reserved.class);
 
         ExtenderFilterResult again = filter(service, a);

@@ -110,9 +110,9 @@ final class BenchReplica implements AutoCloseable {
             routes.add(new ApiRoute("/webhook", config.webhookMaxBodyBytes(), limiter("/webhook", config, metrics),
                     webhook, webhook));
             routes.add(new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES, limiter("/filter", config, metrics),
-                    new FilterHandler(filter, metrics), ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES)));
+                    new FilterHandler(filter, metrics), ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES, metrics)));
             routes.add(new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES, limiter("/bind", config, metrics),
-                    new BindHandler(bind, metrics), ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES)));
+                    new BindHandler(bind, metrics), ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES, metrics)));
             List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
             vertx.deployVerticle(() -> {
                 GatewayVerticle v = new GatewayVerticle(config, routes, Readiness.ALWAYS);
