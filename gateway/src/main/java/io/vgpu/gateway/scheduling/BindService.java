@@ -327,9 +327,7 @@ public final class BindService {
                 .compose(write -> write.ok() ? Stages.onContext(pods.bind(key, args.node()))
                         : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_PHASE,
                                 "failed to patch bind-phase: " + write.message())))
-                .compose(outcome -> outcome.ok() ? Future.succeededFuture()
-                        : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BINDING,
-                                ((BindOutcome) outcome).message())))
+                .compose(outcome -> outcome.ok() ? Future.succeededFuture() : bindingRefused(args, (BindOutcome) outcome))
                 .map(x -> {
                     events.bindingSucceeded(key, args.node());
                     LOG.info("bound {}/{} to {}", key.namespace(), key.name(), args.node());
@@ -337,6 +335,22 @@ public final class BindService {
                 })
                 .recover(e -> locked ? releaseLocks(args, key).compose(y -> Future.failedFuture(e))
                         : Future.failedFuture(e));
+    }
+
+    /**
+     * The Binding was not made. A pod bound to another node meanwhile (this bind came from a scheduler that had not
+     * seen the binding) can never be bound here: the charge this bind's confirmation made is dropped, or it would hold
+     * the node's capacity as long as the pod runs elsewhere (Bound charges do not expire).
+     */
+    private Future<Void> bindingRefused(ExtenderBindingArgs args, BindOutcome outcome) {
+        if (!(outcome instanceof BindOutcome.BoundElsewhere elsewhere)) {
+            return Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BINDING, outcome.message()));
+        }
+        LOG.info("bind {}/{} to {}: bound to {} meanwhile, its charge on {} dropped", args.podNamespace(),
+                args.podName(), args.node(), elsewhere.node(), args.node());
+        DecisionFailure failure = new DecisionFailure(DecisionFailure.BIND_BOUND_ELSEWHERE, outcome.message());
+        return Stages.onContext(state.release(args.node(), args.podUid())).otherwiseEmpty()
+                .compose(x -> Future.failedFuture(failure));
     }
 
     /** Owner-checked release of both locks after this pod's own failure. */

@@ -124,6 +124,19 @@ class BindServiceTest {
     }
 
     @Test
+    void aBindingRefusedBecauseThePodWasBoundElsewhereMeanwhileDropsTheChargeItsConfirmationMade() {
+        PodSpec pod = filteredPod(NODE);
+        // a filter's reservation whose answer was lost; the pod was then placed on node-b, which this cache lags
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        writes.bindingAnswer = new BindOutcome.BoundElsewhere("node-b", "pod p is already assigned to node \"node-b\"");
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(result.error()).isEqualTo("pod p is already assigned to node \"node-b\"");
+        assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere").isNull();
+    }
+
+    @Test
     void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
         PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)
 
@@ -278,6 +291,7 @@ class BindServiceTest {
         private String liveNode = "";
         private int bindPhases;
         private int bindings;
+        private BindOutcome bindingAnswer = new BindOutcome.Bound(false);
 
         @Override
         public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
@@ -294,7 +308,7 @@ class BindServiceTest {
         @Override
         public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
             bindings++;
-            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+            return CompletableFuture.completedFuture(bindingAnswer);
         }
 
         @Override
