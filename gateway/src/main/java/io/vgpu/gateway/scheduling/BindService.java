@@ -52,12 +52,14 @@ import java.util.concurrent.TimeUnit;
  *   pod: cache, else one live read ─── missing ──────────────────────► Error (reservation dropped)
  *   node in the cache? ─────────────── no ───────────────────────────► Error (reservation dropped)
  *   confirm ────────────────────────── refused / no reservation ─────► Error
+ *      │ (no entry: the recorded allocation is re-reserved, unless the pod index places the pod on another node)
  *      │ already bound, and the live pod is on this node ────────────► OK (nothing written)
  *      ▼
  *   needs the GPU lock? ── yes ──► state lock ──► API lock ──┐
  *      │ no                                                  ▼
  *      └─────────────────────────────────────────────► bind-phase ──► Binding ──► OK
  *                                  a failure after the locks were taken ──► release them, Error
+ *                                  the Binding finds the pod bound elsewhere ──► also drop this node's charge
  * </pre>
  */
 public final class BindService {
@@ -215,15 +217,38 @@ public final class BindService {
     /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
     private Future<ConfirmOutcome.Via> confirm(ExtenderBindingArgs args, ObservedPod pod) {
         PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
-        return Stages.onContext(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
-                        clock.millis()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        PodAllocation recorded = fallbackAllocation(pod.spec(), args.node());
+        return confirm(args, ref, null)
+                .compose(outcome -> outcome instanceof ConfirmOutcome.Missing && recorded != null
+                        ? reReserveUnlessPlacedElsewhere(args, ref, recorded) : Future.succeededFuture(outcome))
                 .compose(outcome -> {
                     if (outcome instanceof ConfirmOutcome.Confirmed confirmed) {
                         return Future.succeededFuture(confirmed.via());
                     }
                     return Future.failedFuture(confirmRefused(args, outcome));
                 });
+    }
+
+    private Future<ConfirmOutcome> confirm(ExtenderBindingArgs args, PodRef ref, PodAllocation fallback) {
+        return Stages.onContext(state.confirm(args.node(), ref, fallback, clock.millis()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The pod has no entry on the node (its reservation expired and was swept, or the shared state was rebuilt): its
+     * recorded allocation is re-reserved under the capacity rule, unless the pod index places the pod on another node.
+     * Then a later filter moved it (this replica's cache still shows the older annotation) and this bind comes from a
+     * scheduler that missed that: re-reserving here would charge, lock and bind the pod a second time.
+     */
+    private Future<ConfirmOutcome> reReserveUnlessPlacedElsewhere(ExtenderBindingArgs args, PodRef ref,
+                                                                  PodAllocation recorded) {
+        return Stages.onContext(state.podNode(args.podUid()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(placed -> placed.isPresent() && !placed.get().equals(args.node())
+                        ? Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_NO_RESERVATION, "cannot bind "
+                                + args.podNamespace() + "/" + args.podName() + " to " + args.node()
+                                + ": no reservation (the pod was placed on " + placed.get() + " since)"))
+                        : confirm(args, ref, recorded));
     }
 
     /** Why the shared state would not confirm the pod, with HAMi-style text and the failure-reason label. */

@@ -153,6 +153,23 @@ class BindServiceTest {
     }
 
     @Test
+    void theRecordedAllocationIsNotReReservedWhenAFilterPlacedThePodElsewhereSince() {
+        PodSpec pod = filteredPod(NODE); // this replica's cache still shows the first filter's annotation
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        // its bind failed; a later filter placed the pod on node-b (the reservation there moved the pod index)
+        state.reserve("node-b", ref(pod), new PodAllocation(List.of(List.of(new ContainerDevice(0, "GPU-b", "NVIDIA",
+                20000, 0))), 0), CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        ExtenderBindingResult late = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(late.error()).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on node-b "
+                + "since)");
+        assertThat(state.nodeState(NODE).charges()).isEmpty();
+        assertThat(locks).isEmpty();
+        assertThat(writes.bindings).isZero();
+    }
+
+    @Test
     void aPodTheCacheHasNotSeenYetIsReadLiveAndBound() {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
