@@ -27,7 +27,8 @@ import java.util.concurrent.CompletionStage;
  *                        └─ P ≠ N: live read, the pod names L ── L = N ─► record N, then release P
  *                                                             ├─ L = P ─► record nothing (a late observation)
  *                                                             ├─ other ─► record nothing, release P
- *                                                             └─ unreadable or gone ─► record N (as observed)
+ *                                                             ├─ gone ──► record nothing, release P
+ *                                                             └─ unreadable ─► record N (as observed)
  * </pre>
  * Informer events of one pod reach the owners of its old and new node at different times (the owners' watches lag
  * differently), so an observation may be older than what the shared state already holds; the live read orders them.
@@ -72,7 +73,7 @@ final class ChargeMoves {
         return pods.readPod(key).thenCompose(live -> {
             Optional<String> now = live.map(p -> chargedNode(p).orElse(""));
             if (now.isEmpty()) {
-                return state.observeBound(node, pod, allocation);
+                return unread(node, previous, pod, allocation, key);
             }
             CompletionStage<Boolean> recorded = now.get().equals(node) ? state.observeBound(node, pod, allocation)
                     : CompletableFuture.completedFuture(false);
@@ -84,6 +85,17 @@ final class ChargeMoves {
             }
             return recorded.thenCompose(changed -> release(previous, key, now.get()).thenApply(r -> changed || r));
         });
+    }
+
+    /**
+     * The live read found nothing: a pod that is gone is charged nowhere (its delete event releases the node it was
+     * last annotated for; the older one is released here); a pod that could not be read is recorded as observed,
+     * and the periodic repair settles the older node once the pod can be read.
+     */
+    private CompletionStage<Boolean> unread(String node, String previous, PodRef pod, PodAllocation allocation,
+                                            PodKey key) {
+        return pods.isGone(key).thenCompose(gone -> gone ? release(previous, key, "")
+                : state.observeBound(node, pod, allocation));
     }
 
     /**
@@ -104,8 +116,8 @@ final class ChargeMoves {
     }
 
     private CompletionStage<Boolean> release(String node, PodKey pod, String nowOn) {
-        LOG.info("pod {} moved from {} to {}: its charge on {} released", pod, node, nowOn.isEmpty() ? "no node" : nowOn,
-                node);
+        LOG.info("pod {} moved from {} to {}: its charge on {} released", pod, node,
+                nowOn.isEmpty() ? "no node" : nowOn, node);
         return state.release(node, pod.uid());
     }
 

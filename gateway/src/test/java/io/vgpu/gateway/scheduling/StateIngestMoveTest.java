@@ -127,6 +127,24 @@ class StateIngestMoveTest {
     }
 
     @Test
+    void aLateObservationOfAPodThatIsGoneChargesNothing() {
+        ObservedPod onA = boundPod("gone", nodeA);
+        HazelcastClusterState filter = replicas.get(1);
+        long now = System.currentTimeMillis();
+        // filtered onto B (the pod index follows), then deleted before A's owner saw its older version
+        await(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
+        eventually("the pod index on B", () -> indexed(onA, nodeB));
+        api.remove(onA.spec().uid());
+
+        await(ingests.get(0).ingestPod(onA));
+
+        NodeState authoritative = replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP)
+                .get(nodeA);
+        assertThat(authoritative.charge(onA.spec().uid())).as("a deleted pod re-charged by a late event").isNull();
+        eventually("nothing left on B either", () -> charge(replicas.get(1), nodeB, onA) == null);
+    }
+
+    @Test
     void theRepairReleasesAChargeLeftOnANodeThePodNoLongerNames() {
         ObservedPod onB = boundPod("left", nodeB);
         api.put(onB.spec().uid(), onB);

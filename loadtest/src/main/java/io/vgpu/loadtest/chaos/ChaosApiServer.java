@@ -79,11 +79,15 @@ public final class ChaosApiServer implements AutoCloseable {
     private final List<UnlockedBinding> unlockedBindings = new CopyOnWriteArrayList<>();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong bindingRequests = new AtomicLong();
+    private final AtomicLong firstBindings = new AtomicLong();
+    private final AtomicLong failedBindings = new AtomicLong();
+    private final int failBindingEvery;
     private final WatchReplay replay;
     private final MockWebServer web;
     private final ScheduledExecutorService forgetRequests;
 
-    private ChaosApiServer() {
+    private ChaosApiServer(int failBindingEvery) {
+        this.failBindingEvery = failBindingEvery;
         SchedulerNameFields extractor = SchedulerNameFields.install(crud);
         replay = new WatchReplay(crud, extractor);
         MOCK_LOG.setLevel(Level.WARNING);
@@ -111,7 +115,22 @@ public final class ChaosApiServer implements AutoCloseable {
 
     /** Starts a server on a free loopback port. */
     public static ChaosApiServer start() {
-        return new ChaosApiServer();
+        return start(0);
+    }
+
+    /**
+     * Starts a server on a free loopback port that answers every {@code failBindingEvery}-th first Binding of a pod
+     * with a 500 without binding it (an etcd timeout, as a real API server may answer; 0 for never): the gateway has
+     * written {@code bind-phase=allocating} by then, so ingest charges the pod where the Binding failed, and
+     * kube-scheduler filters it again, usually onto another node.
+     */
+    public static ChaosApiServer start(int failBindingEvery) {
+        return new ChaosApiServer(failBindingEvery);
+    }
+
+    /** First Bindings answered with an injected 500 so far. */
+    public long failedBindings() {
+        return failedBindings.get();
     }
 
     /** The base URL, e.g. {@code http://localhost:43210} (no trailing slash). */
@@ -297,6 +316,10 @@ public final class ChaosApiServer implements AutoCloseable {
                 return bound.equals(node) ? created()
                         : status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
                         + "\": pod " + name + " is already assigned to node \"" + bound + "\"");
+            }
+            if (failBindingEvery > 0 && firstBindings.incrementAndGet() % failBindingEvery == 0) {
+                failedBindings.incrementAndGet();
+                return status(500, "InternalError", "etcdserver: request timed out (injected by the chaos harness)");
             }
             String lock = nodeLock(node);
             if (!namesPod(lock, namespace, name)) {

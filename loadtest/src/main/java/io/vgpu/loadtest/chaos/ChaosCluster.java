@@ -72,7 +72,7 @@ final class ChaosCluster implements AutoCloseable {
             throw new IllegalStateException("the gateway jar " + settings.gatewayJar() + " does not exist: build it "
                     + "first (./mvnw -B -pl gateway -am package -DskipTests, or run the reactor's verify)");
         }
-        ChaosApiServer api = ChaosApiServer.start();
+        ChaosApiServer api = ChaosApiServer.start(settings.failBindingEvery());
         KubernetesClient kube = null;
         List<GatewayReplica> replicas = new ArrayList<>();
         try {

@@ -49,6 +49,10 @@ public final class ChaosMain implements Callable<Integer> {
             + "another node; 0 for never (default: ${DEFAULT-VALUE})")
     int duplicateBindEvery = 25;
 
+    @Option(names = "--fail-binding-every", description = "the API server fails every this many first Bindings with "
+            + "a 500; 0 for never (default: ${DEFAULT-VALUE})")
+    int failBindingEvery = 40;
+
     @Option(names = "--stop-on-violation", description = "end the run at the first violation")
     boolean stopOnViolation;
 
@@ -96,7 +100,8 @@ public final class ChaosMain implements Callable<Integer> {
                 nodes, idleNodes, gpusPerNode, ci.gpuMemMiB(), ci.gpuSlots(), serve ? 0 : pods, livePods, schedulers,
                 serve ? 0 : kills, fullRestartEvery, Duration.ofSeconds(killEverySeconds), Duration.ofSeconds(ttlSeconds),
                 ci.nodeLockTimeout(), Duration.ofMinutes(runForMinutes), ci.checkEvery(),
-                Duration.ofSeconds(serve ? 0 : abandonEverySeconds), duplicateBindEvery, stopOnViolation,
+                Duration.ofSeconds(serve ? 0 : abandonEverySeconds), duplicateBindEvery, serve ? 0 : failBindingEvery,
+                stopOnViolation,
                 ci.jvmOptions(), seed, serve);
         if (serve) {
             return serve(settings);

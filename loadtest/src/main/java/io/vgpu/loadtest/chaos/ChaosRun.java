@@ -97,8 +97,10 @@ public final class ChaosRun {
                     stats.eventsExpired.sum(),
                     stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
                     stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
-                    checker.phantoms(), checker.latePhantoms(), stats.abandoned.sum(), stats.abandonedReserved.sum(),
-                    stats.duplicateBinds.sum(), secondBindings(cluster, false), secondBindings(cluster, true),
+                    checker.phantoms(), checker.latePhantoms(), checker.longestLockHeld(), stats.abandoned.sum(),
+                    stats.abandonedReserved.sum(),
+                    stats.duplicateBinds.sum(), cluster.api().failedBindings(), secondBindings(cluster, false),
+                    secondBindings(cluster, true),
                     checker.checks(), found.firstAtMillis(), violations);
         }
     }

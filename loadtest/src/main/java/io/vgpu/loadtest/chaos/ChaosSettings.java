@@ -38,6 +38,9 @@ import java.util.Objects;
  * @param duplicateBindEvery every this many placements, the pod just bound is bound again to another node (a scheduler
  *                          whose cache has not seen the binding yet); the gateway must refuse it without a Binding; 0
  *                          for none
+ * @param failBindingEvery  the API server answers every this many first Bindings with a 500 (after the gateway wrote
+ *                          {@code bind-phase}: the pod is charged where it failed, then filtered elsewhere); 0 for
+ *                          never
  * @param stopOnViolation   end the run at the first violation (broken builds: how long until it is caught)
  * @param seed              random seed (pod sizes, replica choice, kill victims)
  * @param keepRunning       no pods and no kills: start the replicas, print their endpoints, wait for Ctrl-C
@@ -46,7 +49,8 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
                             int nodes, int idleNodes, int gpusPerNode, int gpuMemMiB, int gpuSlots, int pods,
                             int livePods, int schedulers, int kills, int fullRestartEvery, Duration killEvery,
                             Duration reservationTtl, Duration nodeLockTimeout, Duration runFor, Duration checkEvery,
-                            Duration abandonEvery, int duplicateBindEvery, boolean stopOnViolation,
+                            Duration abandonEvery, int duplicateBindEvery, int failBindingEvery,
+                            boolean stopOnViolation,
                             List<String> jvmOptions, long seed, boolean keepRunning) {
 
     /**
@@ -74,7 +78,8 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
         jvmOptions = List.copyOf(jvmOptions);
         Objects.requireNonNull(abandonEvery, "abandonEvery");
         if (replicas < 1 || nodes < 1 || idleNodes < 0 || gpusPerNode < 1 || pods < 0 || livePods < 1
-                || schedulers < 1 || kills < 0 || fullRestartEvery < 0 || duplicateBindEvery < 0) {
+                || schedulers < 1 || kills < 0 || fullRestartEvery < 0 || duplicateBindEvery < 0
+                || failBindingEvery < 0) {
             throw new IllegalArgumentException("replicas, nodes, GPUs, live pods and schedulers must be positive");
         }
         if (staleReplica >= replicas) {
@@ -88,12 +93,12 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
     /**
      * The CI-sized run: 3 replicas (one stale by 10 s), 4 nodes of 2 cards, 1,500 pods with at most 48 alive,
      * 3 kills (the third of every replica at once), a 5 s reservation deadline; 2 idle nodes where a pod is filtered
-     * and abandoned every 4 s; every 25th placed pod bound again to another node.
+     * and abandoned every 4 s; every 25th placed pod bound again to another node; every 40th first Binding fails.
      */
     public static ChaosSettings ci(Path gatewayJar, Path workDir) {
         return new ChaosSettings(gatewayJar, workDir, 3, 2, Duration.ofSeconds(10), 4, 2, 2, 24_000, 10, 1_500, 48,
                 8, 3, 3, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(5),
-                Duration.ofSeconds(3), Duration.ofSeconds(4), 25, false, GATEWAY_JVM, 42, false);
+                Duration.ofSeconds(3), Duration.ofSeconds(4), 25, 40, false, GATEWAY_JVM, 42, false);
     }
 
     /**

@@ -66,6 +66,11 @@ final class InvariantChecker {
         return checks;
     }
 
+    /** The longest a lock was seen held by a pod that no longer binds (and whose binds never failed), in ms. */
+    synchronized long longestLockHeld() {
+        return locks.longestHeld();
+    }
+
     /** Distinct charges seen in some view for a pod the driver had deleted before the view was taken. */
     synchronized int phantoms() {
         return views.phantoms();
@@ -247,7 +252,8 @@ final class InvariantChecker {
                 violations.add("bad-lock", node.getMetadata().getName(), "unreadable lock " + value);
                 continue;
             }
-            locks.held("api", false, node.getMetadata().getName(), lock.value().name(), now);
+            locks.held("api", false, node.getMetadata().getName(), lock.value().name(),
+                    lock.value().time().toEpochMilli(), now);
         }
     }
 

@@ -9,19 +9,23 @@ import java.util.Set;
 /**
  * "No lock held by a pod that no longer binds", for the API annotation and for the owners' shared-state locks. A
  * holder that binds (or is bound and waits for its device plugin) may hold its lock; any other holder is followed
- * from the check that first sees it and is a violation once it has held the lock past its bound:
+ * from the check that first sees it and is a violation once it has held the lock past what the mechanism allows:
  * <ul>
- *   <li>API annotation: a failed bind removes it at once, the device plugin after the binding: the lock grace
- *       ({@link #LOCK_GRACE}) plus slack;</li>
- *   <li>an owner's shared-state lock: released when the owner's informer shows the annotation gone, or by the owner's
- *       periodic release of locks whose annotation never appeared (after the grace, every sweep period); a stale
+ *   <li>API annotation: the device plugin removes it before the pod runs, a failed bind at once: the lock grace
+ *       ({@link #LOCK_GRACE}) plus slack after it was first seen;</li>
+ *   <li>an owner's shared-state lock (checked only while the owner is ready: its informers have listed): released
+ *       when the owner's informer shows the annotation gone; an owner that missed the annotation (it took the key
+ *       over meanwhile) releases it once it is older than the grace, at its next periodic release. So: held a sweep
+ *       period plus slack after it was first seen, and older than the grace plus a sweep period plus slack. A stale
  *       owner sees the annotation go one delay late and its view shows the release one delay later again;</li>
- *   <li>a lock left by a bind that died with its replica, or by a failed bind whose release failed or raced a late
- *       lock write: nobody releases it; the next contended bind on its node takes it over once it is older than the
- *       lock timeout. Its bound adds the lock timeout and the delay.</li>
+ *   <li>a lock that a failed or interrupted bind may have left (its release failed, raced a late lock write, or died
+ *       with its replica): nothing releases it but the next contended bind on its node, once it is older than the
+ *       lock timeout. Its bounds add the lock timeout and the delay.</li>
  * </ul>
  * A lock is never exempt for being older than the lock timeout: a build that never releases its locks would hide
- * behind it (every lock is past that age before its bound is). Not thread-safe: the checker calls it under its lock.
+ * behind it (every lock is past that age before its bound is). Under contention such a build's locks last until a
+ * take-over at the lock timeout (15 s in the CI run), longer than any bound of a released lock above (12 s). Not
+ * thread-safe: the checker calls it under its lock.
  */
 final class LockChecks {
 
@@ -33,6 +37,7 @@ final class LockChecks {
     private final Violations violations;
     private final Map<String, Long> heldByNonBinder = new HashMap<>();
     private final Set<String> seen = new HashSet<>();
+    private long longestHeld;
 
     LockChecks(ChaosSettings settings, Map<String, PodRecord> pods, Violations violations) {
         this.settings = settings;
@@ -50,26 +55,44 @@ final class LockChecks {
         heldByNonBinder.keySet().retainAll(seen);
     }
 
+    /** The longest a lock was seen held by a pod that no longer binds and whose binds never failed, in ms. */
+    long longestHeld() {
+        return longestHeld;
+    }
+
     /**
      * One lock seen held.
      *
-     * @param where     {@code api}, or {@code state(<replica>)} for an owner's view
-     * @param staleView whether it was seen in the stale replica's view
-     * @param nowMillis the time of the observation
+     * @param where      {@code api}, or {@code state(<replica>)} for an owner's view
+     * @param staleView  whether it was seen in the stale replica's view
+     * @param sinceMillis when the lock was taken
+     * @param nowMillis  the time of the observation
      */
-    void held(String where, boolean staleView, String node, String holder, long nowMillis) {
+    void held(String where, boolean staleView, String node, String holder, long sinceMillis, long nowMillis) {
         PodRecord pod = pods.get(holder);
         if (pod != null && pod.mayHoldLock()) {
             return;
         }
         String key = where + " " + node + " " + holder;
         seen.add(key);
-        long firstSeen = heldByNonBinder.computeIfAbsent(key, k -> nowMillis);
-        long allowed = bound(where, staleView, pod != null && pod.mayHaveLeftLock()).toMillis();
-        if (nowMillis - firstSeen > allowed) {
+        long heldFor = nowMillis - heldByNonBinder.computeIfAbsent(key, k -> nowMillis);
+        boolean leftByAFailedBind = pod != null && pod.mayHaveLeftLock();
+        if (!leftByAFailedBind) {
+            longestHeld = Math.max(longestHeld, heldFor);
+        }
+        Duration lag = staleView ? settings.informerDelay().multipliedBy(2) : Duration.ZERO;
+        Duration extra = leftByAFailedBind ? settings.nodeLockTimeout().plus(settings.informerDelay()) : Duration.ZERO;
+        boolean api = "api".equals(where);
+        long heldBound = (api ? LOCK_GRACE.plus(ChaosSettings.SLACK)
+                : ChaosSettings.SWEEP_PERIOD.plus(ChaosSettings.SLACK).plus(lag)).plus(extra).toMillis();
+        long ageBound = (api ? 0 : LOCK_GRACE.plus(ChaosSettings.SWEEP_PERIOD).plus(ChaosSettings.SLACK).plus(lag)
+                .plus(extra).toMillis());
+        long age = nowMillis - sinceMillis;
+        if (heldFor > heldBound && age > ageBound) {
             violations.add("stale-lock", key, where + " lock on " + node + " held by " + holder + " ("
-                    + (pod == null ? "unknown pod" : pod.phase + (pod.mayHaveLeftLock() ? ", a bind failed" : ""))
-                    + ") for " + (nowMillis - firstSeen) + " ms after it stopped binding (bound " + allowed + " ms)");
+                    + (pod == null ? "unknown pod" : pod.phase + (leftByAFailedBind ? ", a bind failed" : ""))
+                    + ") for " + heldFor + " ms after it stopped binding (bound " + heldBound + " ms), taken " + age
+                    + " ms ago" + (api ? "" : " (bound " + ageBound + " ms)"));
         }
     }
 
@@ -77,14 +100,5 @@ final class LockChecks {
     boolean mayOutliveTheRun(String holder) {
         PodRecord pod = pods.get(holder);
         return pod != null && pod.mayHaveLeftLock();
-    }
-
-    private Duration bound(String where, boolean staleView, boolean leftByAFailedBind) {
-        Duration base = LOCK_GRACE.plus(ChaosSettings.SLACK).plus(settings.checkEvery().multipliedBy(2));
-        if (!"api".equals(where)) {
-            base = base.plus(ChaosSettings.SWEEP_PERIOD)
-                    .plus(staleView ? settings.informerDelay().multipliedBy(2) : Duration.ZERO);
-        }
-        return leftByAFailedBind ? base.plus(settings.nodeLockTimeout()).plus(settings.informerDelay()) : base;
     }
 }

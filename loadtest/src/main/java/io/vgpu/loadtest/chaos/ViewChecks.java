@@ -89,6 +89,8 @@ final class ViewChecks {
     void check(GatewayReplica replica, JsonNode view, List<Pod> apiPods, boolean quiet) {
         long now = view.path("nowMillis").asLong();
         boolean stale = isStale(replica);
+        // an owner that is not ready may not have listed its informers yet: it cannot release what it never saw
+        boolean ready = view.path("ready").asBoolean();
         Map<String, Set<String>> boundOn = new HashMap<>();
         for (JsonNode node : view.path("nodes")) {
             String name = node.path("name").asText();
@@ -101,8 +103,9 @@ final class ViewChecks {
                     replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
                             + name + " exceed card " + card + ": " + describe(node, now, apiPods)));
             JsonNode lock = node.path("lock");
-            if (lock.isObject() && owned) {
-                locks.held("state(" + replica.name() + ")", stale, name, lock.path("name").asText(), now);
+            if (lock.isObject() && owned && ready) {
+                locks.held("state(" + replica.name() + ")", stale, name, lock.path("name").asText(),
+                        lock.path("sinceMillis").asLong(), now);
             }
         }
         chargedOnce(replica, stale, boundOn, now, quiet);

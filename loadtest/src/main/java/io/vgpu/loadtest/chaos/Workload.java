@@ -351,8 +351,8 @@ final class Workload {
         stats.duplicateBinds.increment();
         try {
             if (call(random, "/bind", body).json().path("Error").asText("").isEmpty()) {
-                violations.add("second-placement", p.uid(), "pod " + p.name + ", bound to " + node + ", was bound again "
-                        + "to " + other + " and the gateway answered success");
+                violations.add("second-placement", p.uid(), "pod " + p.name + ", bound to " + node
+                        + ", was bound again to " + other + " and the gateway answered success");
             }
         } catch (IOException e) {
             LOG.debug("late bind of {} to {} failed: {}", p.name, other, e.toString());
