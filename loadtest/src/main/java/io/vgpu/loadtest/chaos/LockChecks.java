@@ -19,8 +19,8 @@ import java.util.Set;
  *       period plus slack after it was first seen, and older than the grace plus a sweep period plus slack. A stale
  *       owner sees the annotation go one delay late and its view shows the release one delay later again;</li>
  *   <li>a lock that a failed or interrupted bind may have left (its release failed, raced a late lock write, or died
- *       with its replica): nothing releases it but the next contended bind on its node, once it is older than the
- *       lock timeout. Its bounds add the lock timeout and the delay.</li>
+ *       with its replica): nothing releases it but the next contended bind on its node once it is older than the
+ *       lock timeout, and no bind may come (the end of a run, a cluster still forming): not bounded in time.</li>
  * </ul>
  * A lock is never exempt for being older than the lock timeout: a build that never releases its locks would hide
  * behind it (every lock is past that age before its bound is). Under contention such a build's locks last until a
@@ -70,29 +70,25 @@ final class LockChecks {
      */
     void held(String where, boolean staleView, String node, String holder, long sinceMillis, long nowMillis) {
         PodRecord pod = pods.get(holder);
-        if (pod != null && pod.mayHoldLock()) {
-            return;
+        if (pod != null && (pod.mayHoldLock() || pod.mayHaveLeftLock())) {
+            return; // binding, or a lock a failed bind may have left (see above)
         }
         String key = where + " " + node + " " + holder;
         seen.add(key);
         long heldFor = nowMillis - heldByNonBinder.computeIfAbsent(key, k -> nowMillis);
-        boolean leftByAFailedBind = pod != null && pod.mayHaveLeftLock();
-        if (!leftByAFailedBind) {
-            longestHeld = Math.max(longestHeld, heldFor);
-        }
+        longestHeld = Math.max(longestHeld, heldFor);
         Duration lag = staleView ? settings.informerDelay().multipliedBy(2) : Duration.ZERO;
-        Duration extra = leftByAFailedBind ? settings.nodeLockTimeout().plus(settings.informerDelay()) : Duration.ZERO;
         boolean api = "api".equals(where);
         long heldBound = (api ? LOCK_GRACE.plus(ChaosSettings.SLACK)
-                : ChaosSettings.SWEEP_PERIOD.plus(ChaosSettings.SLACK).plus(lag)).plus(extra).toMillis();
-        long ageBound = (api ? 0 : LOCK_GRACE.plus(ChaosSettings.SWEEP_PERIOD).plus(ChaosSettings.SLACK).plus(lag)
-                .plus(extra).toMillis());
+                : ChaosSettings.SWEEP_PERIOD.plus(ChaosSettings.SLACK).plus(lag)).toMillis();
+        long ageBound = api ? 0 : LOCK_GRACE.plus(ChaosSettings.SWEEP_PERIOD).plus(ChaosSettings.SLACK).plus(lag)
+                .toMillis();
         long age = nowMillis - sinceMillis;
         if (heldFor > heldBound && age > ageBound) {
             violations.add("stale-lock", key, where + " lock on " + node + " held by " + holder + " ("
-                    + (pod == null ? "unknown pod" : pod.phase + (leftByAFailedBind ? ", a bind failed" : ""))
-                    + ") for " + heldFor + " ms after it stopped binding (bound " + heldBound + " ms), taken " + age
-                    + " ms ago" + (api ? "" : " (bound " + ageBound + " ms)"));
+                    + (pod == null ? "unknown pod" : pod.phase) + ") for " + heldFor + " ms after it stopped binding "
+                    + "(bound " + heldBound + " ms), taken " + age + " ms ago"
+                    + (api ? "" : " (bound " + ageBound + " ms)"));
         }
     }
 
