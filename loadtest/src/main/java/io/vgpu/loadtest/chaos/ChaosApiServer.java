@@ -120,7 +120,7 @@ public final class ChaosApiServer implements AutoCloseable {
 
     /**
      * Starts a server on a free loopback port that answers every {@code failBindingEvery}-th first Binding of a pod
-     * with a 500 without binding it (an etcd timeout, as a real API server may answer; 0 for never): the gateway has
+     * with a 409 without binding it (a conflict, as a real API server may answer; 0 for never): the gateway has
      * written {@code bind-phase=allocating} by then, so ingest charges the pod where the Binding failed, and
      * kube-scheduler filters it again, usually onto another node.
      */
@@ -128,7 +128,7 @@ public final class ChaosApiServer implements AutoCloseable {
         return new ChaosApiServer(failBindingEvery);
     }
 
-    /** First Bindings answered with an injected 500 so far. */
+    /** First Bindings answered with an injected conflict so far. */
     public long failedBindings() {
         return failedBindings.get();
     }
@@ -319,7 +319,10 @@ public final class ChaosApiServer implements AutoCloseable {
             }
             if (failBindingEvery > 0 && firstBindings.incrementAndGet() % failBindingEvery == 0) {
                 failedBindings.incrementAndGet();
-                return status(500, "InternalError", "etcdserver: request timed out (injected by the chaos harness)");
+                // a conflict, not a 5xx: the gateway's client retries 5xx answers on its own
+                return status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": the "
+                        + "object has been modified; please apply your changes to the latest version and try again "
+                        + "(injected by the chaos harness)");
             }
             String lock = nodeLock(node);
             if (!namesPod(lock, namespace, name)) {

@@ -38,7 +38,7 @@ import java.util.Objects;
  * @param duplicateBindEvery every this many placements, the pod just bound is bound again to another node (a scheduler
  *                          whose cache has not seen the binding yet); the gateway must refuse it without a Binding; 0
  *                          for none
- * @param failBindingEvery  the API server answers every this many first Bindings with a 500 (after the gateway wrote
+ * @param failBindingEvery  the API server answers every this many first Bindings with a 409 (after the gateway wrote
  *                          {@code bind-phase}: the pod is charged where it failed, then filtered elsewhere); 0 for
  *                          never
  * @param stopOnViolation   end the run at the first violation (broken builds: how long until it is caught)
