@@ -67,9 +67,10 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
 
     /**
      * Slack on every time bound of the checker, for a loaded 2-core machine: a timer, an entry processor, a listener
-     * event or a watch event may each run seconds late while three JVMs, the driver and builds share the cores.
+     * event or a watch event may each run seconds late while three JVMs, the driver and builds share the cores (an
+     * owner swept 8.5 s after a deadline at a load average of 30; with 5 s of slack that was a violation).
      */
-    public static final Duration SLACK = Duration.ofSeconds(5);
+    public static final Duration SLACK = Duration.ofSeconds(10);
 
     /** Checks ranges. */
     public ChaosSettings {
@@ -92,12 +93,14 @@ public record ChaosSettings(Path gatewayJar, Path workDir, int replicas, int sta
 
     /**
      * The CI-sized run: 3 replicas (one stale by 10 s), 4 nodes of 2 cards, 1,500 pods with at most 48 alive,
-     * 3 kills (the third of every replica at once), a 5 s reservation deadline; 2 idle nodes where a pod is filtered
-     * and abandoned every 4 s; every 25th placed pod bound again to another node; every 40th first Binding fails.
+     * 3 kills (the third of every replica at once), a 5 s reservation deadline, a 30 s node-lock timeout (a lock that
+     * is never released lasts that long under contention: well past the checker's bounds); 2 idle nodes where a pod
+     * is filtered and abandoned every 4 s; every 25th placed pod bound again to another node; every 40th first
+     * Binding fails.
      */
     public static ChaosSettings ci(Path gatewayJar, Path workDir) {
         return new ChaosSettings(gatewayJar, workDir, 3, 2, Duration.ofSeconds(10), 4, 2, 2, 24_000, 10, 1_500, 48,
-                8, 3, 3, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(5),
+                8, 3, 3, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5),
                 Duration.ofSeconds(3), Duration.ofSeconds(4), 25, 40, false, GATEWAY_JVM, 42, false);
     }
 

@@ -24,7 +24,7 @@ import java.util.Set;
  * </ul>
  * A lock is never exempt for being older than the lock timeout: a build that never releases its locks would hide
  * behind it (every lock is past that age before its bound is). Under contention such a build's locks last until a
- * take-over at the lock timeout (15 s in the CI run), longer than any bound of a released lock above (12 s). Not
+ * take-over at the lock timeout (30 s in the CI run), longer than any bound of a released lock above (17 s). Not
  * thread-safe: the checker calls it under its lock.
  */
 final class LockChecks {

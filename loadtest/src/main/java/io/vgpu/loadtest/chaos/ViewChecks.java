@@ -149,12 +149,12 @@ final class ViewChecks {
 
     /**
      * A pod Bound on two nodes, or Bound on a node other than the one it was bound to (the driver knows), is
-     * followed from the first check that sees it and is a violation past {@link #MOVE_BOUND} (plus two checks, plus
-     * the delay in the stale view); once quiet, at once.
+     * followed from the first check that sees it and is a violation past {@link #MOVE_BOUND} (plus the slack, two
+     * checks, and the delay in the stale view); once quiet, at once.
      */
     private void chargedOnce(GatewayReplica replica, boolean stale, Map<String, Set<String>> boundOn, long now,
                              boolean quiet) {
-        long allowed = MOVE_BOUND.plus(settings.checkEvery().multipliedBy(2))
+        long allowed = MOVE_BOUND.plus(ChaosSettings.SLACK).plus(settings.checkEvery().multipliedBy(2))
                 .plus(stale ? settings.informerDelay() : Duration.ZERO).toMillis();
         boundOn.forEach((pod, nodes) -> {
             String name = pod.substring(pod.indexOf(' ') + 1);
