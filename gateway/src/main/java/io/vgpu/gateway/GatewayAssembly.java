@@ -115,7 +115,8 @@ final class GatewayAssembly {
         KubeEventRecorder events = new KubeEventRecorder(api, schedulerName, 64, clock);
         HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
 
-        StateIngest ingest = new StateIngest(state, health(handshake), clock);
+        KubePodWriter podWriter = new KubePodWriter(api);
+        StateIngest ingest = new StateIngest(state, health(handshake), clock, podWriter);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
                 ingest,
@@ -124,9 +125,8 @@ final class GatewayAssembly {
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
                 config.nodeLabelSelector(), config.nvidia().resourceCountName(), true, cluster.informerDelay()),
                 listeners);
-        KubePodWriter podWriter = new KubePodWriter(api);
         // keys this replica now owns (migration, promotion, lost partition): re-ingest them from the caches
-        state.onResync(keys -> ingest.resync(keys, informers, podWriter).whenComplete((v, e) -> {
+        state.onResync(keys -> ingest.resync(keys, informers).whenComplete((v, e) -> {
             if (e != null) {
                 LOG.warn("resync failed: {}", e.toString());
             }
@@ -154,7 +154,7 @@ final class GatewayAssembly {
             } else {
                 LOG.info("informers synced");
                 // keys this member got while it joined, before its resync listener was registered
-                ingest.resync(state::ownsNode, informers, podWriter);
+                ingest.resync(state::ownsNode, informers);
             }
         });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
@@ -166,7 +166,7 @@ final class GatewayAssembly {
         // a safety net for changes lost in flight (owner changes are resynced at once already): a full resync of the
         // owned keys costs nothing when the state matches the caches
         long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
-                id -> ingest.resync(state::ownsNode, informers, podWriter));
+                id -> ingest.resync(state::ownsNode, informers));
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,

@@ -81,10 +81,13 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
     /** The JSON document (blocking: the cluster-safety check asks the other members). */
     String dump() {
         ObjectNode root = JSON.createObjectNode();
-        root.put("replica", replica).put("nowMillis", clock.millis()).put("ready", ready.getAsBoolean());
+        root.put("replica", replica).put("nowMillis", 0L).put("ready", ready.getAsBoolean());
         cluster(root.putObject("cluster"));
         ArrayNode nodes = root.putArray("nodes");
         List<NodeState> all = new ArrayList<>(state.nodeStates());
+        // the time of the snapshot, not of the request: a checker compares deadlines with it, and the cluster-safety
+        // check above may take seconds on a loaded machine (a reservation made meanwhile looked longer than its TTL)
+        root.put("nowMillis", clock.millis());
         all.sort(Comparator.comparing(NodeState::name));
         for (NodeState node : all) {
             node(nodes.addObject(), node);

@@ -55,12 +55,14 @@ import java.util.concurrent.TimeUnit;
  *                                  ─── another UID ──────────────────► Error (nothing changed)
  *   node in the cache? ─────────────── no ───────────────────────────► Error (reservation dropped)
  *   confirm ────────────────────────── refused / no reservation ─────► Error
+ *      │ (no entry: the recorded allocation is re-reserved, unless the pod index places the pod on another node)
  *      │ already bound, and the live pod is on this node ────────────► OK (nothing written)
  *      ▼
  *   needs the GPU lock? ── yes ──► state lock ──► API lock ──┐
  *      │ no                                                  ▼
  *      └─────────────────────────────────────────────► bind-phase ──► Binding ──► OK
  *                                  a failure after the locks were taken ──► release them, Error
+ *                                  the Binding finds the pod bound elsewhere ──► also drop this node's charge
  * </pre>
  */
 public final class BindService {
@@ -249,15 +251,38 @@ public final class BindService {
     /** Turns the filter reservation into a Bound charge (or re-reserves it under the capacity rule). */
     private Future<ConfirmOutcome.Via> confirm(ExtenderBindingArgs args, ObservedPod pod) {
         PodRef ref = new PodRef(args.podUid(), args.podNamespace(), args.podName());
-        return Stages.onContext(state.confirm(args.node(), ref, fallbackAllocation(pod.spec(), args.node()),
-                        clock.millis()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        PodAllocation recorded = fallbackAllocation(pod.spec(), args.node());
+        return confirm(args, ref, null)
+                .compose(outcome -> outcome instanceof ConfirmOutcome.Missing && recorded != null
+                        ? reReserveUnlessPlacedElsewhere(args, ref, recorded) : Future.succeededFuture(outcome))
                 .compose(outcome -> {
                     if (outcome instanceof ConfirmOutcome.Confirmed confirmed) {
                         return Future.succeededFuture(confirmed.via());
                     }
                     return Future.failedFuture(confirmRefused(args, outcome));
                 });
+    }
+
+    private Future<ConfirmOutcome> confirm(ExtenderBindingArgs args, PodRef ref, PodAllocation fallback) {
+        return Stages.onContext(state.confirm(args.node(), ref, fallback, clock.millis()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The pod has no entry on the node (its reservation expired and was swept, or the shared state was rebuilt): its
+     * recorded allocation is re-reserved under the capacity rule, unless the pod index places the pod on another node.
+     * Then a later filter moved it (this replica's cache still shows the older annotation) and this bind comes from a
+     * scheduler that missed that: re-reserving here would charge, lock and bind the pod a second time.
+     */
+    private Future<ConfirmOutcome> reReserveUnlessPlacedElsewhere(ExtenderBindingArgs args, PodRef ref,
+                                                                  PodAllocation recorded) {
+        return Stages.onContext(state.podNode(args.podUid()))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .compose(placed -> placed.isPresent() && !placed.get().equals(args.node())
+                        ? Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_NO_RESERVATION, "cannot bind "
+                                + args.podNamespace() + "/" + args.podName() + " to " + args.node()
+                                + ": no reservation (the pod was placed on " + placed.get() + " since)"))
+                        : confirm(args, ref, recorded));
     }
 
     /** Why the shared state would not confirm the pod, with HAMi-style text and the failure-reason label. */
@@ -361,9 +386,7 @@ public final class BindService {
                 .compose(write -> write.ok() ? Stages.onContext(pods.bind(key, args.node()))
                         : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_PHASE,
                                 "failed to patch bind-phase: " + write.message())))
-                .compose(outcome -> outcome.ok() ? Future.succeededFuture()
-                        : Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BINDING,
-                                ((BindOutcome) outcome).message())))
+                .compose(outcome -> outcome.ok() ? Future.succeededFuture() : bindingRefused(args, (BindOutcome) outcome))
                 .map(x -> {
                     events.bindingSucceeded(key, args.node());
                     LOG.info("bound {}/{} to {}", key.namespace(), key.name(), args.node());
@@ -371,6 +394,22 @@ public final class BindService {
                 })
                 .recover(e -> locked ? releaseLocks(args, key).compose(y -> Future.failedFuture(e))
                         : Future.failedFuture(e));
+    }
+
+    /**
+     * The Binding was not made. A pod bound to another node meanwhile (this bind came from a scheduler that had not
+     * seen the binding) can never be bound here: the charge this bind's confirmation made is dropped, or it would hold
+     * the node's capacity as long as the pod runs elsewhere (Bound charges do not expire).
+     */
+    private Future<Void> bindingRefused(ExtenderBindingArgs args, BindOutcome outcome) {
+        if (!(outcome instanceof BindOutcome.BoundElsewhere elsewhere)) {
+            return Future.failedFuture(new DecisionFailure(DecisionFailure.BIND_BINDING, outcome.message()));
+        }
+        LOG.info("bind {}/{} to {}: bound to {} meanwhile, its charge on {} dropped", args.podNamespace(),
+                args.podName(), args.node(), elsewhere.node(), args.node());
+        DecisionFailure failure = new DecisionFailure(DecisionFailure.BIND_BOUND_ELSEWHERE, outcome.message());
+        return Stages.onContext(state.release(args.node(), args.podUid())).otherwiseEmpty()
+                .compose(x -> Future.failedFuture(failure));
     }
 
     /** Owner-checked release of both locks after this pod's own failure. */

@@ -163,9 +163,10 @@ public final class FilterService {
      * hold one, so only such a pod pays the round trip to the pod index (a first filter, nearly every call, makes
      * no shared-state call but the reservation): a filter reserves, then annotates the pod before it answers, and
      * undoes the reservation when the annotation fails; kube-scheduler filters a pod again only after that answer
-     * (and a back-off), by then its copy of the pod carries the annotation. Should a copy still lack it, the pod is
-     * decided with its earlier reservation counted against it (a stricter answer, never a double grant) and that
-     * reservation expires with its deadline.
+     * (and a back-off), by then its copy of the pod carries the annotation. Should a copy still lack it (the answer
+     * was lost with a dying replica), the pod is decided with its earlier reservation counted against it (a stricter
+     * answer, never a double grant). Either way the new reservation releases the earlier entry (the store does, through
+     * the pod index), so a pod never holds two.
      */
     private Future<Optional<String>> previousNode(PodSpec pod) {
         if (pod.uid().isEmpty() || pod.annotation(HamiAnnotations.VGPU_NODE) == null) {
@@ -201,7 +202,7 @@ public final class FilterService {
         if (!(decision instanceof FilterDecision.Fits fits)) {
             return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
         }
-        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.failedNodes()), previous, requested);
+        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.failedNodes()), requested);
     }
 
     private NodeView viewWithout(String name, String podUid, Optional<String> previous) {
@@ -215,8 +216,7 @@ public final class FilterService {
     }
 
     private Future<ExtenderFilterResult> reserveRanked(PodSpec pod, PodKey key, FilterDecision.Fits fits, int attempt,
-                                                       Map<String, String> failed, Optional<String> previous,
-                                                       int requested) {
+                                                       Map<String, String> failed, int requested) {
         Candidate candidate = fits.ranked().get(attempt);
         long now = clock.millis();
         long deadline = now + config.reservationTtl().toMillis();
@@ -233,17 +233,17 @@ public final class FilterService {
                             .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                             .compose(outcome -> {
                                 if (outcome instanceof ReserveOutcome.Reserved) {
-                                    return annotate(pod, key, candidate, fits, previous, requested, true);
+                                    return annotate(pod, key, candidate, fits, requested, true);
                                 }
                                 if (outcome instanceof ReserveOutcome.AlreadyBound bound) {
                                     return annotate(pod, key, keptBinding(candidate, bound.allocation()), fits,
-                                            previous, requested, false);
+                                            requested, false);
                                 }
                                 failed.put(candidate.node(), RESERVATION_CONFLICT);
                                 metrics.reserveConflict();
                                 int next = attempt + 1;
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
-                                    return reserveRanked(pod, key, fits, next, failed, previous, requested);
+                                    return reserveRanked(pod, key, fits, next, failed, requested);
                                 }
                                 afterAnswer(() -> events.filteringFailed(key, failed, requested));
                                 return noFit(DecisionFailure.FILTER_CONFLICT, failed)
@@ -303,7 +303,7 @@ public final class FilterService {
      * filter made ({@code undoOnFailure}; a binding found in place is left to the pod's next decision).
      */
     private Future<ExtenderFilterResult> annotate(PodSpec pod, PodKey key, Candidate chosen, FilterDecision.Fits fits,
-                                                  Optional<String> previous, int requested, boolean undoOnFailure) {
+                                                  int requested, boolean undoOnFailure) {
         Map<String, String> annotations = FilterAnnotations.annotations(chosen, clock.millis() / 1000);
         return Stages.onContext(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
@@ -317,24 +317,11 @@ public final class FilterService {
                                 .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"
                                         + pod.name() + ": " + write.message()));
                     }
-                    releasePrevious(pod, previous, chosen.node());
                     afterAnswer(() -> events.filteringSucceeded(key, chosen.node(), requested, ranking(fits)));
                     LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
                             fits.ranked().size(), requested, chosen.node());
                     return Future.succeededFuture(FilterResponses.cacheMode(fits, null, chosen.node()));
                 });
-    }
-
-    /** The pod moved: drop its older reservation (after the new one committed, DESIGN.md §3). */
-    private void releasePrevious(PodSpec pod, Optional<String> previous, String chosen) {
-        if (previous.isPresent() && !previous.get().equals(chosen)) {
-            state.release(previous.get(), pod.uid()).whenComplete((released, e) -> {
-                if (e != null) {
-                    LOG.warn("filter {}/{}: old reservation on {} not released: {}", pod.namespace(), pod.name(),
-                            previous.get(), e.toString());
-                }
-            });
-        }
     }
 
     /**

@@ -51,7 +51,8 @@ import java.util.function.Predicate;
  *       {@code hami.io/mutex.lock} annotation is gone, release the lock held in the node's state;</li>
  *   <li>node delete: forget the node;</li>
  *   <li>pod add/update: a pod with {@code spec.nodeName} or a {@code bind-phase} is charged as Bound
- *       (filter annotations alone never charge); a finished pod releases its charge;</li>
+ *       (filter annotations alone never charge) on its {@code hami.io/vgpu-node}, and only there: a pod whose
+ *       node moved has its older charge released ({@link ChargeMoves}); a finished pod releases its charge;</li>
  *   <li>pod delete: release its charge.</li>
  * </ul>
  * Never blocks: every change is submitted and its outcome only logged. Pod changes pass an {@link IngestWindow}
@@ -65,6 +66,7 @@ import java.util.function.Predicate;
  *   moved keys ──► (wait until the informers have listed)
  *              ──► every cached pod charged there: ingest again (bound ⇒ observeBound, finished ⇒ release)
  *              ──► every Bound charge there whose pod the cache lacks: live read; gone ⇒ release
+ *              ──► every Bound charge there whose pod the cache has on another node: live read; elsewhere ⇒ release
  *              ──► when all of that is stored: every cached node there: ingest again (register)
  * </pre>
  * Pods go first: after a partition loss the node key is absent, which refuses reservations, and it becomes
@@ -89,6 +91,9 @@ public final class StateIngest implements ClusterEvents, LockReleases {
     private final ClusterState state;
     private final NodeHealth health;
     private final Clock clock;
+    private final PodWriter pods;
+    /** One charge per pod UID: a pod whose node moved is charged on its new node only. */
+    private final ChargeMoves moves;
     /** Pod charges and releases go through it, in event order. */
     private final IngestWindow window;
     /** Last lock annotation seen per node, every node (informer events arrive one at a time). */
@@ -100,16 +105,19 @@ public final class StateIngest implements ClusterEvents, LockReleases {
      * @param state  the shared state to feed
      * @param health judges a node (handshake, allocatable GPUs); an unhealthy node's devices are removed
      * @param clock  the time source (lock grace)
+     * @param pods   live reads of pods: a pod whose node moved, a charge whose pod the cache lacks or names elsewhere
      */
-    public StateIngest(ClusterState state, NodeHealth health, Clock clock) {
-        this(state, health, clock, DEFAULT_IN_FLIGHT);
+    public StateIngest(ClusterState state, NodeHealth health, Clock clock, PodWriter pods) {
+        this(state, health, clock, pods, DEFAULT_IN_FLIGHT);
     }
 
     /** As above, with at most {@code inFlight} pod changes submitted to the store at once (at least 1). */
-    StateIngest(ClusterState state, NodeHealth health, Clock clock, int inFlight) {
+    StateIngest(ClusterState state, NodeHealth health, Clock clock, PodWriter pods, int inFlight) {
         this.state = state;
         this.health = health;
         this.clock = clock;
+        this.pods = pods;
+        this.moves = new ChargeMoves(state, pods);
         this.window = new IngestWindow(inFlight);
     }
 
@@ -165,14 +173,13 @@ public final class StateIngest implements ClusterEvents, LockReleases {
      *
      * @param keys  node names to resync (the store's resync predicate: moved or lost keys this replica owns)
      * @param cache the informer caches
-     * @param pods  for live reads of pods the cache lacks (charges whose pod vanished unseen are released)
      */
-    public CompletionStage<Void> resync(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+    public CompletionStage<Void> resync(Predicate<String> keys, ClusterCache cache) {
         if (!cache.hasSynced()) {
             // a replica that has just joined gets keys before its informers have listed: wait for the list, or a
             // pod deleted meanwhile would keep its charge
             return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(RESYNC_WAIT_MILLIS,
-                    TimeUnit.MILLISECONDS, Runnable::run)).thenCompose(x -> resync(keys, cache, pods));
+                    TimeUnit.MILLISECONDS, Runnable::run)).thenCompose(x -> resync(keys, cache));
         }
         Map<String, NodeObservation> nodes = new HashMap<>();
         cache.nodes().forEach(n -> {
@@ -184,33 +191,38 @@ public final class StateIngest implements ClusterEvents, LockReleases {
         for (ObservedPod pod : cache.pods()) {
             String node = chargedNode(pod.spec());
             if (node != null && keys.test(node)) {
-                charged.add(settled(reingest(pod, node, pods)));
+                charged.add(settled(reingest(pod, node)));
             }
         }
-        charged.add(settled(releaseVanished(keys, cache, pods)));
+        charged.add(settled(releaseVanished(keys, cache)));
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
                 .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
     }
 
     /**
-     * Releases the Bound charges on the nodes {@code keys} selects (and this replica owns) whose pod the informer
-     * cache does not hold and the API server says is gone: charges whose delete event was lost (it arrived while the
-     * key changed owner, or its owner died before applying it). A pod the cache lacks but the API still has (a
-     * lagging cache) keeps its charge. Call it after a resync and periodically. Returns at once.
+     * Releases the Bound charges on the nodes {@code keys} selects (and this replica owns) that no pod accounts for:
+     * a pod the informer cache does not hold and the API server says is gone (its delete event was lost: it arrived
+     * while the key changed owner, or its owner died before applying it), or a pod the cache and a live read show on
+     * another node (a move whose release failed, or a late observation that re-charged the old node). A pod the
+     * cache lacks but the API still has (a lagging cache) keeps its charge. Call it after a resync and periodically.
+     * Returns at once.
      */
-    public CompletionStage<Void> releaseVanished(Predicate<String> keys, ClusterCache cache, PodWriter pods) {
+    public CompletionStage<Void> releaseVanished(Predicate<String> keys, ClusterCache cache) {
         if (!cache.hasSynced()) {
             return CompletableFuture.completedFuture(null);
         }
-        Set<String> cachedUids = new HashSet<>();
-        cache.pods().forEach(p -> cachedUids.add(p.spec().uid()));
+        Map<String, String> cachedNodes = new HashMap<>();
+        cache.pods().forEach(p -> {
+            String node = chargedNode(p.spec());
+            cachedNodes.put(p.spec().uid(), node == null ? "" : node);
+        });
         Set<String> nodes = new HashSet<>();
         state.nodes().forEach(v -> nodes.add(v.name()));
         cache.nodes().forEach(n -> nodes.add(n.name()));
         List<CompletableFuture<?>> releases = new ArrayList<>();
         for (String node : nodes) {
             if (keys.test(node)) {
-                releases.add(settled(releaseVanished(node, cachedUids, pods)));
+                releases.add(settled(releaseVanished(node, cachedNodes)));
             }
         }
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
@@ -221,7 +233,7 @@ public final class StateIngest implements ClusterEvents, LockReleases {
      * the cache may lag (a slow watch), and charging a pod that is gone already would leave a charge nobody
      * releases; a charge that matches the cache needs nothing.
      */
-    private CompletionStage<?> reingest(ObservedPod cached, String node, PodWriter pods) {
+    private CompletionStage<?> reingest(ObservedPod cached, String node) {
         PodAllocation allocation = allocation(cached.spec());
         NodeState current = state.nodeState(node);
         PodCharge charge = current == null ? null : current.charge(cached.spec().uid());
@@ -237,25 +249,37 @@ public final class StateIngest implements ClusterEvents, LockReleases {
                 ? ingestPod(live.get()) : CompletableFuture.completedFuture(null));
     }
 
-    /** Bound charges on {@code node} whose pod the cache does not hold: released when the API says it is gone. */
-    private CompletionStage<?> releaseVanished(String node, Set<String> cachedUids, PodWriter pods) {
+    /**
+     * Bound charges on {@code node} that no pod accounts for: the cache does not hold the pod and the API says it is
+     * gone, or the cache names another node and so does a live read.
+     *
+     * @param cachedNodes the node each cached pod (by UID) is charged to ("" for none)
+     */
+    private CompletionStage<?> releaseVanished(String node, Map<String, String> cachedNodes) {
         NodeState current = state.nodeState(node);
         if (current == null || !state.ownsNode(node)) {
             return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<?>> releases = new ArrayList<>();
         current.charges().forEach((uid, charge) -> {
-            if (charge instanceof PodCharge.Bound && !cachedUids.contains(uid)) {
-                PodKey key = new PodKey(charge.podNamespace(), charge.podName(), uid);
-                releases.add(pods.isGone(key).thenCompose(gone -> {
-                    if (!gone) {
-                        return CompletableFuture.completedFuture(false);
-                    }
-                    LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key,
-                            node);
-                    return state.release(node, uid);
-                }).toCompletableFuture());
+            if (!(charge instanceof PodCharge.Bound)) {
+                return; // reservations expire on their own
             }
+            PodKey key = new PodKey(charge.podNamespace(), charge.podName(), uid);
+            String cachedNode = cachedNodes.get(uid);
+            if (cachedNode != null) {
+                if (!cachedNode.equals(node)) {
+                    releases.add(moves.releaseIfMoved(node, key).toCompletableFuture());
+                }
+                return;
+            }
+            releases.add(pods.isGone(key).thenCompose(gone -> {
+                if (!gone) {
+                    return CompletableFuture.completedFuture(false);
+                }
+                LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key, node);
+                return state.release(node, uid);
+            }).toCompletableFuture());
         });
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
@@ -273,7 +297,8 @@ public final class StateIngest implements ClusterEvents, LockReleases {
         }
     }
 
-    private CompletionStage<?> ingestPod(ObservedPod pod) {
+    /** Applies one pod observation (package-private so tests can await it). */
+    CompletionStage<?> ingestPod(ObservedPod pod) {
         PodSpec spec = pod.spec();
         String node = chargedNode(spec);
         if (node == null || !state.ownsNode(node)) {
@@ -287,8 +312,8 @@ public final class StateIngest implements ClusterEvents, LockReleases {
         PodAllocation allocation = allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
             PodRef ref = new PodRef(spec.uid(), spec.namespace(), spec.name());
-            return logFailure("observe bound " + pod.key(), window.submit(() -> state.observeBound(node, ref,
-                    allocation)));
+            return logFailure("observe bound " + pod.key(), window.submit(() -> moves.recordBound(node, ref,
+                    allocation, pod.key())));
         }
         return CompletableFuture.completedFuture(null);
     }

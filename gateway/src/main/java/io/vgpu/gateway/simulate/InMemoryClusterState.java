@@ -64,7 +64,7 @@ public final class InMemoryClusterState implements ClusterState {
                                                    long deadlineMillis) {
         ReserveOutcome outcome = onNode(node, s -> s.reserve(pod, allocation, nowMillis, deadlineMillis));
         if (outcome.isReserved()) {
-            podIndex.put(pod.uid(), node);
+            move(pod.uid(), node);
         }
         return done(outcome);
     }
@@ -72,10 +72,20 @@ public final class InMemoryClusterState implements ClusterState {
     @Override
     public CompletionStage<ConfirmOutcome> confirm(String node, PodRef pod, PodAllocation fallback, long nowMillis) {
         ConfirmOutcome outcome = onNode(node, s -> s.confirm(pod, fallback, nowMillis));
-        if (outcome.isConfirmed()) {
+        if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
+            move(pod.uid(), node);
+        } else if (outcome.isConfirmed()) {
             podIndex.put(pod.uid(), node);
         }
         return done(outcome);
+    }
+
+    /** As the store does: a decision on {@code node} releases the pod's entry where the index pointed before. */
+    private void move(String podUid, String node) {
+        String previous = podIndex.put(podUid, node);
+        if (previous != null && !previous.equals(node)) {
+            onNode(previous, s -> s.release(podUid));
+        }
     }
 
     @Override

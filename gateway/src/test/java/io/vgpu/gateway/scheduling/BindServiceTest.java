@@ -124,6 +124,19 @@ class BindServiceTest {
     }
 
     @Test
+    void aBindingRefusedBecauseThePodWasBoundElsewhereMeanwhileDropsTheChargeItsConfirmationMade() {
+        PodSpec pod = filteredPod(NODE);
+        // a filter's reservation whose answer was lost; the pod was then placed on node-b, which this cache lags
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        writes.bindingAnswer = new BindOutcome.BoundElsewhere("node-b", "pod p is already assigned to node \"node-b\"");
+
+        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(result.error()).isEqualTo("pod p is already assigned to node \"node-b\"");
+        assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere").isNull();
+    }
+
+    @Test
     void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
         PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)
 
@@ -137,6 +150,23 @@ class BindServiceTest {
 
         assertThat(chosen).isEqualTo(ExtenderBindingResult.OK);
         assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+    }
+
+    @Test
+    void theRecordedAllocationIsNotReReservedWhenAFilterPlacedThePodElsewhereSince() {
+        PodSpec pod = filteredPod(NODE); // this replica's cache still shows the first filter's annotation
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        // its bind failed; a later filter placed the pod on node-b (the reservation there moved the pod index)
+        state.reserve("node-b", ref(pod), new PodAllocation(List.of(List.of(new ContainerDevice(0, "GPU-b", "NVIDIA",
+                20000, 0))), 0), CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        ExtenderBindingResult late = bind(service(cacheShowing(pod)), pod, NODE);
+
+        assertThat(late.error()).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on node-b "
+                + "since)");
+        assertThat(state.nodeState(NODE).charges()).isEmpty();
+        assertThat(locks).isEmpty();
+        assertThat(writes.bindings).isZero();
     }
 
     @Test
@@ -278,6 +308,7 @@ class BindServiceTest {
         private String liveNode = "";
         private int bindPhases;
         private int bindings;
+        private BindOutcome bindingAnswer = new BindOutcome.Bound(false);
 
         @Override
         public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
@@ -294,7 +325,7 @@ class BindServiceTest {
         @Override
         public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
             bindings++;
-            return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+            return CompletableFuture.completedFuture(bindingAnswer);
         }
 
         @Override

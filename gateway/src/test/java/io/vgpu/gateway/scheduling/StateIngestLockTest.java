@@ -36,7 +36,7 @@ class StateIngestLockTest {
 
     @Test
     void releasesTheLockNamedByTheVanishedAnnotationWhileTheLocalSnapshotStillLags() {
-        StateIngest ingest = new StateIngest(laggingSnapshot(state), NodeHealth.ALWAYS, CLOCK);
+        StateIngest ingest = new StateIngest(laggingSnapshot(state), NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
 
@@ -48,7 +48,7 @@ class StateIngestLockTest {
 
     @Test
     void leavesALockThatAnotherPodTookMeanwhile() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-b", CLOCK.millis(), 300_000);
 
@@ -60,7 +60,7 @@ class StateIngestLockTest {
 
     @Test
     void keepsAFreshLockWhoseAnnotationWasNeverSeen() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
 
@@ -71,7 +71,7 @@ class StateIngestLockTest {
 
     @Test
     void theOwnerReleasesALockWhoseAnnotationNeverAppearedWithinTheGraceEvenWithoutANodeEvent() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
         ingest.nodeUpserted(node(null));
         // a lock call that applied although its caller saw it fail: nobody will write the annotation or unlock
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS - 1, 300_000);
@@ -85,7 +85,7 @@ class StateIngestLockTest {
 
     @Test
     void thePeriodicReleaseLeavesLocksWithinTheGraceAndLocksWhoseAnnotationIsThere() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS, 300_000);
 

@@ -46,7 +46,7 @@ class StateIngestTest {
             List.of(), true);
 
     private final InMemoryClusterState state = new InMemoryClusterState();
-    private final StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK);
+    private final StateIngest ingest = ingestReading(new Writes(Set.of()));
 
     // ------------------------------------------------------------------ node lock
 
@@ -91,11 +91,12 @@ class StateIngestTest {
     @Test
     void resyncChargesTheCachedBoundPodsBeforeRegisteringTheirNode() {
         List<String> calls = new CopyOnWriteArrayList<>();
-        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
         ListedCache cache = new ListedCache(List.of(registered("n1")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
+        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK,
+                new Writes(Set.of(), cache.pods().stream().toList()));
 
-        await(recorded.resync("n1"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
+        await(recorded.resync("n1"::equals, cache));
 
         assertThat(state.nodeState("n1").registered()).isTrue();
         assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1", "uid-p2");
@@ -109,8 +110,8 @@ class StateIngestTest {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
         cache.synced(false);
 
-        CompletionStage<Void> resync = ingest.resync("n1"::equals, cache,
-                new Writes(Set.of(), cache.pods().stream().toList()));
+        CompletionStage<Void> resync = ingestReading(new Writes(Set.of(), cache.pods().stream().toList()))
+                .resync("n1"::equals, cache);
         Thread.sleep(400);
 
         assertThat(resync.toCompletableFuture()).isNotDone();
@@ -123,13 +124,13 @@ class StateIngestTest {
     @Test
     void aResyncOfKeysThatMatchTheCachesChangesNothing() {
         List<String> calls = new CopyOnWriteArrayList<>();
-        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK);
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
-        Writes api = new Writes(Set.of(), cache.pods().stream().toList());
-        await(recorded.resync("n1"::equals, cache, api));
+        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK,
+                new Writes(Set.of(), cache.pods().stream().toList()));
+        await(recorded.resync("n1"::equals, cache));
         calls.clear();
 
-        await(recorded.resync("n1"::equals, cache, api));
+        await(recorded.resync("n1"::equals, cache));
 
         assertThat(calls).doesNotContain("observeBound", "release", "reserve", "confirm");
     }
@@ -139,7 +140,7 @@ class StateIngestTest {
         ListedCache lagging = new ListedCache(List.of(registered("n1")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 
-        await(ingest.resync("n1"::equals, lagging, new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))));
+        await(ingestReading(new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))).resync("n1"::equals, lagging));
 
         assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p2");
     }
@@ -149,7 +150,7 @@ class StateIngestTest {
         ListedCache cache = new ListedCache(List.of(registered("n1"), registered("n2")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n2")));
 
-        await(ingest.resync("n2"::equals, cache, new Writes(Set.of(), cache.pods().stream().toList())));
+        await(ingestReading(new Writes(Set.of(), cache.pods().stream().toList())).resync("n2"::equals, cache));
 
         assertThat(state.nodeState("n1")).isNull();
         assertThat(state.nodeState("n2").charges()).containsOnlyKeys("uid-p2");
@@ -164,13 +165,17 @@ class StateIngestTest {
                 CLOCK.millis() + 60_000);
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of());
 
-        await(ingest.resync("n1"::equals, cache, new Writes(Set.of("uid-gone", "uid-reserved"))));
+        await(ingestReading(new Writes(Set.of("uid-gone", "uid-reserved"))).resync("n1"::equals, cache));
 
         // gone: released; not known to be gone (exists, or unreadable): kept; reservations expire on their own
         assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-unknown", "uid-reserved");
     }
 
     // ------------------------------------------------------------------ fixtures
+
+    private StateIngest ingestReading(Writes api) {
+        return new StateIngest(state, NodeHealth.ALWAYS, CLOCK, api);
+    }
 
     private static NodeObservation node(String name, String lock, String rv) {
         return lock == null ? new NodeObservation(name, Map.of(), 1, rv)

@@ -95,7 +95,7 @@ final class BenchReplica implements AutoCloseable {
                     nvidia.effectiveMemoryFactor());
             Clock clock = Clock.systemUTC();
             sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                    new StateIngest(state, NodeHealth.ALWAYS, clock))));
+                    new StateIngest(state, NodeHealth.ALWAYS, clock, sink))));
             SchedulingConfig d = SchedulingConfig.DEFAULTS;
             SchedulingConfig scheduling = new SchedulingConfig(reservationTtl, d.reserveAttempts(), d.nodeLockTimeout(),
                     d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());

@@ -32,6 +32,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +71,8 @@ public final class HeapProbe {
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
         ClusterEvents ingest = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, NodeHealth.ALWAYS, Clock.systemUTC())));
+                new StateIngest(state, NodeHealth.ALWAYS, Clock.systemUTC(),
+                        new FastApiSink(Duration.ZERO))));
         Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();
         Map<String, ObservedPod> podCache = new ConcurrentHashMap<>();
         long baseline = usedAfterGc();

@@ -1,6 +1,7 @@
 package io.vgpu.loadtest.chaos;
 
 import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -15,12 +16,18 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vgpu.gateway.simulate.SchedulerNameFields;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLock;
+import io.vgpu.state.codec.NodeLockCodec;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +44,12 @@ import java.util.regex.Pattern;
  *   <li>{@code POST .../pods/{name}/binding} sets {@code spec.nodeName} like the real binding subresource: 409 when
  *       the pod is bound to another node or the Binding's UID is not the pod's, 201 again for the same node, 404
  *       for a missing pod. Bindings are applied one at a time (the real API server's resourceVersion check), and
- *       every accepted one is recorded per pod UID ({@link #bindingNodes}), the "placed at most once" truth;</li>
+ *       every accepted one is recorded per pod UID ({@link #bindingNodes}). Since this server refuses a second
+ *       placement itself, refusing proves nothing about the gateway: every Binding for a pod that is bound already
+ *       is recorded too ({@link #secondBindings}), accepted (same node) or refused (another node: the gateway tried
+ *       to place a pod twice), and so is every first Binding whose node's {@code hami.io/mutex.lock} did not name
+ *       the pod at that moment ({@link #unlockedBindings}: every pod of the harness asks for a GPU, whose bind holds
+ *       the node lock, HAMi's contract with its device plugin);</li>
  *   <li>the pod field selector {@code spec.schedulerName}, which the gateway's informers use
  *       ({@link SchedulerNameFields});</li>
  *   <li>pod deletions are not lost by a watch that starts after its list ({@link WatchReplay}): a real API server
@@ -63,13 +75,19 @@ public final class ChaosApiServer implements AutoCloseable {
     private final KubernetesMockServer server;
     private final Object bindings = new Object();
     private final Map<String, Set<String>> boundNodes = new ConcurrentHashMap<>();
+    private final List<SecondBinding> secondBindings = new CopyOnWriteArrayList<>();
+    private final List<UnlockedBinding> unlockedBindings = new CopyOnWriteArrayList<>();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong bindingRequests = new AtomicLong();
+    private final AtomicLong firstBindings = new AtomicLong();
+    private final AtomicLong failedBindings = new AtomicLong();
+    private final int failBindingEvery;
     private final WatchReplay replay;
     private final MockWebServer web;
     private final ScheduledExecutorService forgetRequests;
 
-    private ChaosApiServer() {
+    private ChaosApiServer(int failBindingEvery) {
+        this.failBindingEvery = failBindingEvery;
         SchedulerNameFields extractor = SchedulerNameFields.install(crud);
         replay = new WatchReplay(crud, extractor);
         MOCK_LOG.setLevel(Level.WARNING);
@@ -97,7 +115,22 @@ public final class ChaosApiServer implements AutoCloseable {
 
     /** Starts a server on a free loopback port. */
     public static ChaosApiServer start() {
-        return new ChaosApiServer();
+        return start(0);
+    }
+
+    /**
+     * Starts a server on a free loopback port that answers every {@code failBindingEvery}-th first Binding of a pod
+     * with a 409 without binding it (a conflict, as a real API server may answer; 0 for never): the gateway has
+     * written {@code bind-phase=allocating} by then, so ingest charges the pod where the Binding failed, and
+     * kube-scheduler filters it again, usually onto another node.
+     */
+    public static ChaosApiServer start(int failBindingEvery) {
+        return new ChaosApiServer(failBindingEvery);
+    }
+
+    /** First Bindings answered with an injected conflict so far. */
+    public long failedBindings() {
+        return failedBindings.get();
     }
 
     /** The base URL, e.g. {@code http://localhost:43210} (no trailing slash). */
@@ -128,6 +161,45 @@ public final class ChaosApiServer implements AutoCloseable {
             }
         });
         return out;
+    }
+
+    /** Every Binding of a pod that was bound already, in the order they came. */
+    public List<SecondBinding> secondBindings() {
+        return List.copyOf(secondBindings);
+    }
+
+    /** Every accepted first Binding whose node lock did not name the pod, in the order they came. */
+    public List<UnlockedBinding> unlockedBindings() {
+        return List.copyOf(unlockedBindings);
+    }
+
+    /**
+     * A Binding for a pod that was bound already.
+     *
+     * @param pod       namespace/name
+     * @param podUid    the pod's UID
+     * @param requested the node the Binding named
+     * @param boundTo   the node the pod was bound to
+     * @param atMillis  when (epoch millis)
+     */
+    public record SecondBinding(String pod, String podUid, String requested, String boundTo, long atMillis) {
+
+        /** Whether it tried to place the pod on another node (refused with 409). */
+        public boolean elsewhere() {
+            return !requested.equals(boundTo);
+        }
+    }
+
+    /**
+     * An accepted Binding whose node lock did not name the pod.
+     *
+     * @param pod      namespace/name
+     * @param podUid   the pod's UID
+     * @param node     the node it was bound to
+     * @param lock     the node's {@code hami.io/mutex.lock} at that moment (null: none)
+     * @param atMillis when (epoch millis)
+     */
+    public record UnlockedBinding(String pod, String podUid, String node, String lock, long atMillis) {
     }
 
     /** Requests served so far. */
@@ -165,6 +237,15 @@ public final class ChaosApiServer implements AutoCloseable {
                         + "\"code\":201}");
     }
 
+    /** Whether a {@code hami.io/mutex.lock} value names the pod as its owner. */
+    private static boolean namesPod(String lock, String namespace, String name) {
+        if (lock == null) {
+            return false;
+        }
+        Decoded<NodeLock> parsed = NodeLockCodec.parse(lock);
+        return parsed.isOk() && parsed.value().namesOwner() && parsed.value().ownedBy(namespace, name);
+    }
+
     /** The CRUD dispatcher plus the binding subresource. */
     private final class Wrapped extends Dispatcher {
 
@@ -197,6 +278,17 @@ public final class ChaosApiServer implements AutoCloseable {
             crud.shutdown();
         }
 
+        /** The node's {@code hami.io/mutex.lock} as stored now, or null. */
+        private String nodeLock(String node) {
+            MockResponse stored = crud.handleGet("/api/v1/nodes/" + node);
+            if (stored.code() != 200) {
+                return null;
+            }
+            Node n = JSON.unmarshal(new String(stored.getBody().getBytes(), StandardCharsets.UTF_8), Node.class);
+            Map<String, String> annotations = n.getMetadata().getAnnotations();
+            return annotations == null ? null : annotations.get(HamiAnnotations.NODE_LOCK);
+        }
+
         private MockResponse bind(String namespace, String name, String body) {
             Binding requested = JSON.unmarshal(body, Binding.class);
             String node = requested.getTarget() == null ? null : requested.getTarget().getName();
@@ -219,9 +311,23 @@ public final class ChaosApiServer implements AutoCloseable {
             }
             String bound = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (bound != null && !bound.isEmpty()) {
+                secondBindings.add(new SecondBinding(namespace + "/" + name, podUid, node, bound,
+                        System.currentTimeMillis()));
                 return bound.equals(node) ? created()
                         : status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name
                         + "\": pod " + name + " is already assigned to node \"" + bound + "\"");
+            }
+            if (failBindingEvery > 0 && firstBindings.incrementAndGet() % failBindingEvery == 0) {
+                failedBindings.incrementAndGet();
+                // a conflict, not a 5xx: the gateway's client retries 5xx answers on its own
+                return status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": the "
+                        + "object has been modified; please apply your changes to the latest version and try again "
+                        + "(injected by the chaos harness)");
+            }
+            String lock = nodeLock(node);
+            if (!namesPod(lock, namespace, name)) {
+                unlockedBindings.add(new UnlockedBinding(namespace + "/" + name, podUid, node, lock,
+                        System.currentTimeMillis()));
             }
             MockResponse patched = crud.dispatch(request(HttpMethod.PATCH, podPath,
                     "{\"spec\":{\"nodeName\":" + JSON.asJson(node) + "}}"));

@@ -39,6 +39,9 @@ final class ChaosCluster implements AutoCloseable {
 
     static final String NAMESPACE = "chaos";
     static final String SCHEDULER = "hami-scheduler";
+    /** How long a contended bind waits for the node lock ({@code VGPU_NODE_LOCK_WAIT} of every replica). */
+    static final Duration NODE_LOCK_WAIT = Duration.ofSeconds(8);
+    private static final String IDLE_PREFIX = "chaos-idle-";
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final SplittableRandom PORTS = new SplittableRandom();
     private static final Set<Integer> TAKEN = ConcurrentHashMap.newKeySet();
@@ -48,6 +51,7 @@ final class ChaosCluster implements AutoCloseable {
     private final KubernetesClient kube;
     private final List<GatewayReplica> replicas;
     private final List<String> nodeNames;
+    private final List<String> idleNodeNames;
     private final Map<String, List<GpuDevice>> devices;
     private final GatewayHttp http = new GatewayHttp();
 
@@ -58,7 +62,8 @@ final class ChaosCluster implements AutoCloseable {
         this.kube = kube;
         this.replicas = replicas;
         this.devices = devices;
-        this.nodeNames = List.copyOf(devices.keySet());
+        this.nodeNames = devices.keySet().stream().filter(n -> !n.startsWith(IDLE_PREFIX)).toList();
+        this.idleNodeNames = devices.keySet().stream().filter(n -> n.startsWith(IDLE_PREFIX)).toList();
     }
 
     /** Starts the API server, creates the nodes, starts every replica and waits for one safe cluster. */
@@ -67,7 +72,7 @@ final class ChaosCluster implements AutoCloseable {
             throw new IllegalStateException("the gateway jar " + settings.gatewayJar() + " does not exist: build it "
                     + "first (./mvnw -B -pl gateway -am package -DskipTests, or run the reactor's verify)");
         }
-        ChaosApiServer api = ChaosApiServer.start();
+        ChaosApiServer api = ChaosApiServer.start(settings.failBindingEvery());
         KubernetesClient kube = null;
         List<GatewayReplica> replicas = new ArrayList<>();
         try {
@@ -105,11 +110,20 @@ final class ChaosCluster implements AutoCloseable {
         return replicas;
     }
 
+    /** The nodes the load is scheduled on. */
     List<String> nodeNames() {
         return nodeNames;
     }
 
-    /** The cards of each node as registered (the capacity the checker holds charges against). */
+    /** The nodes only abandoned filters reach ({@link ChaosSettings#idleNodes()}). */
+    List<String> idleNodeNames() {
+        return idleNodeNames;
+    }
+
+    /**
+     * The cards of every node (load and idle) as this harness created them: the capacity the checker holds charges
+     * against, never what a replica's view says it is.
+     */
     Map<String, List<GpuDevice>> devices() {
         return devices;
     }
@@ -202,7 +216,7 @@ final class ChaosCluster implements AutoCloseable {
             }
             out.append(", members ").append(cluster.path("members").asInt()).append(", safe ")
                     .append(cluster.path("clusterSafe").asBoolean()).append(", nodes registered ")
-                    .append(registered).append('/').append(nodeNames.size());
+                    .append(registered).append('/').append(devices.size());
         });
         out.append(", log tail: ").append(String.join(" | ", replica.lastNotableLogLines(6)));
         return out.toString();
@@ -234,7 +248,7 @@ final class ChaosCluster implements AutoCloseable {
                     registered.add(n.path("name").asText());
                 }
             });
-            return registered.containsAll(nodeNames);
+            return registered.containsAll(devices.keySet());
         };
     }
 
@@ -271,8 +285,8 @@ final class ChaosCluster implements AutoCloseable {
 
     private static Map<String, List<GpuDevice>> createNodes(KubernetesClient kube, ChaosSettings s) {
         Map<String, List<GpuDevice>> out = new LinkedHashMap<>();
-        for (int n = 0; n < s.nodes(); n++) {
-            String name = "chaos-node-" + n;
+        for (int n = 0; n < s.nodes() + s.idleNodes(); n++) {
+            String name = n < s.nodes() ? "chaos-node-" + n : IDLE_PREFIX + (n - s.nodes());
             List<GpuDevice> cards = new ArrayList<>();
             for (int g = 0; g < s.gpusPerNode(); g++) {
                 cards.add(new GpuDevice("GPU-" + name + "-" + g, g, s.gpuSlots(), s.gpuMemMiB(), 100,
@@ -315,7 +329,7 @@ final class ChaosCluster implements AutoCloseable {
             env.put("VGPU_HZ_QUORUM", Integer.toString(s.quorum()));
             env.put("VGPU_RESERVATION_TTL", seconds(s.reservationTtl()));
             env.put("VGPU_NODE_LOCK_TIMEOUT", seconds(s.nodeLockTimeout()));
-            env.put("VGPU_NODE_LOCK_WAIT", "8s");
+            env.put("VGPU_NODE_LOCK_WAIT", seconds(NODE_LOCK_WAIT));
             env.put("VGPU_SHUTDOWN_TIMEOUT", "2s");
             if (i == s.staleReplica() && !s.informerDelay().isZero()) {
                 env.put("VGPU_DEBUG_INFORMER_DELAY", seconds(s.informerDelay()));

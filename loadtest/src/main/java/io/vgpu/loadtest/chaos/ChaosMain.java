@@ -38,6 +38,24 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--nodes", description = "GPU nodes (default: ${DEFAULT-VALUE})")
     int nodes = 4;
 
+    @Option(names = "--idle-nodes", description = "GPU nodes only abandoned filters reach (default: ${DEFAULT-VALUE})")
+    int idleNodes = 2;
+
+    @Option(names = "--abandon-every", description = "seconds between pods filtered onto the idle nodes and "
+            + "abandoned; 0 for none (default: ${DEFAULT-VALUE})")
+    int abandonEverySeconds = 4;
+
+    @Option(names = "--duplicate-bind-every", description = "every this many placements, bind the pod again to "
+            + "another node; 0 for never (default: ${DEFAULT-VALUE})")
+    int duplicateBindEvery = 25;
+
+    @Option(names = "--fail-binding-every", description = "the API server fails every this many first Bindings with "
+            + "a 409; 0 for never (default: ${DEFAULT-VALUE})")
+    int failBindingEvery = 40;
+
+    @Option(names = "--stop-on-violation", description = "end the run at the first violation")
+    boolean stopOnViolation;
+
     @Option(names = "--gpus-per-node", description = "cards per node (default: ${DEFAULT-VALUE})")
     int gpusPerNode = 2;
 
@@ -79,10 +97,12 @@ public final class ChaosMain implements Callable<Integer> {
         ChaosSettings ci = ChaosSettings.ci(jar, workDir);
         int stale = serve || staleSeconds == 0 || replicas < 2 ? -1 : replicas - 1;
         ChaosSettings settings = new ChaosSettings(jar, workDir, replicas, stale, Duration.ofSeconds(staleSeconds),
-                nodes, gpusPerNode, ci.gpuMemMiB(), ci.gpuSlots(), serve ? 0 : pods, livePods, schedulers,
+                nodes, idleNodes, gpusPerNode, ci.gpuMemMiB(), ci.gpuSlots(), serve ? 0 : pods, livePods, schedulers,
                 serve ? 0 : kills, fullRestartEvery, Duration.ofSeconds(killEverySeconds), Duration.ofSeconds(ttlSeconds),
-                ci.nodeLockTimeout(), Duration.ofMinutes(runForMinutes), ci.checkEvery(), ci.jvmOptions(), seed,
-                serve);
+                ci.nodeLockTimeout(), Duration.ofMinutes(runForMinutes), ci.checkEvery(),
+                Duration.ofSeconds(serve ? 0 : abandonEverySeconds), duplicateBindEvery, serve ? 0 : failBindingEvery,
+                stopOnViolation,
+                ci.jvmOptions(), seed, serve);
         if (serve) {
             return serve(settings);
         }

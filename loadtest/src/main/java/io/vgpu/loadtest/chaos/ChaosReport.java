@@ -38,7 +38,16 @@ import java.util.Locale;
  * @param latePhantoms      the part of {@code phantoms} still charged more than twice the stale lag plus 5 s after
  *                          the delete (a delete lost with an owner change, released by the resync or the periodic
  *                          repair)
+ * @param longestLockHeldMillis the longest a node lock (API or an owner's) was seen held by a pod that no longer
+ *                          binds and whose binds never failed (how close the correct build comes to the lock bounds)
+ * @param abandoned         pods filtered onto the idle nodes and abandoned there
+ * @param abandonedReserved the part of {@code abandoned} whose filter reserved a node (left to the sweeper)
+ * @param duplicateBinds    placed pods bound again to another node (each must be refused without a Binding)
+ * @param failedBindings    first Bindings the API server failed on purpose (the pod is filtered again)
+ * @param rebinds           Bindings the API server accepted for a pod already bound to that node (harmless retries)
+ * @param bindsElsewhere    Bindings the API server refused for a pod already bound to another node (violations)
  * @param checks            invariant checks run
+ * @param firstViolationMillis when the first violation was found, from the start of the load; -1 for none
  * @param violations        every violation found (must be empty)
  */
 public record ChaosReport(ChaosSettings settings, Duration startup, Duration duration, long podsCreated,
@@ -47,7 +56,10 @@ public record ChaosReport(ChaosSettings settings, Duration startup, Duration dur
                           long bindErrors, long boundDespiteError, long failoverRetries, long allocateWithoutLock,
                           long apiRequests, long eventsExpired, long decisionP50Millis, long decisionP99Millis,
                           long decisionMaxMillis, long longestGapMillis, List<ChaosStats.KillRecord> kills,
-                          long phantoms, long latePhantoms, long checks, List<String> violations) {
+                          long phantoms, long latePhantoms, long longestLockHeldMillis, long abandoned,
+                          long abandonedReserved,
+                          long duplicateBinds, long failedBindings, long rebinds, long bindsElsewhere, long checks,
+                          long firstViolationMillis, List<String> violations) {
 
     /** Copies lists. */
     public ChaosReport {
@@ -96,7 +108,18 @@ public record ChaosReport(ChaosSettings settings, Duration startup, Duration dur
         row(out, "kills survived (kill -9, then restart)", Integer.toString(kills.size()));
         row(out, "charges of deleted pods seen in views / of them, held past twice the stale lag + 5 s (lost "
                 + "deletes, repaired)", phantoms + " / " + latePhantoms);
-        row(out, "invariant checks / violations", checks + " / " + violations.size());
+        row(out, "longest a lock stayed with a pod that no longer binds (seen by the checks)",
+                millis(longestLockHeldMillis));
+        row(out, "pods filtered onto idle nodes and abandoned / of them reserved (left to the sweeper)", abandoned
+                + " / " + abandonedReserved);
+        row(out, "placed pods bound again elsewhere by a late scheduler (must be refused)",
+                Long.toString(duplicateBinds));
+        row(out, "first Bindings failed by the API server on purpose (the pod is filtered again)",
+                Long.toString(failedBindings));
+        row(out, "second Bindings at the API server: same node (accepted) / another node (refused: violations)",
+                rebinds + " / " + bindsElsewhere);
+        row(out, "invariant checks / violations", checks + " / " + violations.size()
+                + (firstViolationMillis < 0 ? "" : " (the first after " + millis(firstViolationMillis) + ")"));
         if (!kills.isEmpty()) {
             out.append("\n| kill | victim | survivors safe after | victim back, cluster safe after | failed calls "
                     + "| slowest answer | longest outage seen by the driver |\n|---|---|---|---|---|---|---|\n");

@@ -46,36 +46,41 @@ public final class ChaosRun {
             Duration started = Duration.ofNanos(System.nanoTime() - startup);
             LOG.info("chaos: {} replicas formed and safe in {} ms", settings.replicas(), started.toMillis());
             ChaosStats stats = new ChaosStats();
-            Workload load = new Workload(cluster, stats);
-            InvariantChecker checker = new InvariantChecker(cluster, load.pods());
+            Violations found = new Violations(System.currentTimeMillis());
+            Workload load = new Workload(cluster, stats, found);
+            InvariantChecker checker = new InvariantChecker(cluster, load.pods(), found);
             long began = System.nanoTime();
             load.start();
             Thread monkey = daemon("chaos-monkey", () -> monkey(cluster, load, stats));
             Thread checks = daemon("chaos-checker", () -> checkPeriodically(checker));
             long deadline = began + settings.runFor().toNanos();
             long lastLog = 0;
-            while (!load.done() && System.nanoTime() < deadline) {
+            while (!load.done() && System.nanoTime() < deadline && !(settings.stopOnViolation() && found.any())) {
                 ChaosCluster.sleep(200);
                 if (System.nanoTime() - lastLog > 10_000_000_000L) {
                     lastLog = System.nanoTime();
                     LOG.info("chaos: {} pods created, {} done, {} decisions, {} kills, {} violations",
                             load.created(), load.finished(), stats.decisions.sum(), stats.kills().size(),
-                            checker.violations().size());
+                            found.all().size());
                 }
             }
             Duration ran = Duration.ofNanos(System.nanoTime() - began);
             boolean finished = load.done();
+            boolean stoppedEarly = !finished && settings.stopOnViolation() && found.any();
             loadDone.countDown();
+            if (stoppedEarly) {
+                monkey.interrupt();
+            }
             join(monkey); // a kill under way ends with its victim back and the cluster safe
             load.stop();
             checks.interrupt();
             join(checks);
-            checker.finalCheck(finished);
-            List<String> violations = new ArrayList<>(checker.violations());
-            if (monkeyFailure != null) {
+            checker.finalCheck(finished, !stoppedEarly);
+            List<String> violations = new ArrayList<>(found.all());
+            if (monkeyFailure != null && !stoppedEarly) {
                 violations.add("recovery: " + monkeyFailure);
             }
-            if (!finished) {
+            if (!finished && !stoppedEarly) {
                 violations.add("unfinished: " + load.finished() + " of " + settings.pods() + " pods placed, run and "
                         + "deleted within " + settings.runFor());
             }
@@ -92,8 +97,16 @@ public final class ChaosRun {
                     stats.eventsExpired.sum(),
                     stats.decisionLatency.percentile(50), stats.decisionLatency.percentile(99),
                     stats.decisionLatency.max(), stats.longestDecisionGapNanos.get() / 1_000_000, stats.kills(),
-                    checker.phantoms(), checker.latePhantoms(), checker.checks(), violations);
+                    checker.phantoms(), checker.latePhantoms(), checker.longestLockHeld(), stats.abandoned.sum(),
+                    stats.abandonedReserved.sum(),
+                    stats.duplicateBinds.sum(), cluster.api().failedBindings(), secondBindings(cluster, false),
+                    secondBindings(cluster, true),
+                    checker.checks(), found.firstAtMillis(), violations);
         }
+    }
+
+    private static long secondBindings(ChaosCluster cluster, boolean elsewhere) {
+        return cluster.api().secondBindings().stream().filter(b -> b.elsewhere() == elsewhere).count();
     }
 
     /** Kills, waits for safety, restarts, waits for safety; {@link ChaosSettings#kills()} times. */

@@ -29,6 +29,11 @@ final class ChaosStats {
     /** Bound pods whose node lock did not name them when their device plugin looked. */
     final LongAdder allocateWithoutLock = new LongAdder();
     final LongAdder podsDeleted = new LongAdder();
+    /** Pods filtered onto an idle node and abandoned there; of them, those whose filter reserved a node. */
+    final LongAdder abandoned = new LongAdder();
+    final LongAdder abandonedReserved = new LongAdder();
+    /** Placed pods bound again to another node (the gateway must refuse). */
+    final LongAdder duplicateBinds = new LongAdder();
     final LongAdder eventsExpired = new LongAdder();
     final LatencyRecorder decisionLatency = new LatencyRecorder();
     final AtomicLong lastDecisionNanos = new AtomicLong(System.nanoTime());

@@ -24,11 +24,15 @@ final class PodRecord {
     volatile boolean bindInFlight;
     /** A bind call for this pod died with its replica: a lock it left blocks its node until the lock timeout. */
     volatile boolean bindInterrupted;
+    /** A bind call for this pod answered an error: its lock release may have failed or raced a late lock write. */
+    volatile boolean bindFailed;
     /** Check the API before filtering again: an earlier bind may have landed although its answer was lost. */
     volatile boolean verifyBeforeFilter;
     /** When the driver deleted the pod (0 while it exists). */
     volatile long deletedAtMillis;
     volatile int attempts;
+    /** Filtered onto an idle node and never bound ({@link ChaosSettings#abandonEvery()}). */
+    volatile boolean abandoned;
 
     PodRecord(String name, Pod pod, long createdAtMillis) {
         this.name = name;
@@ -38,6 +42,11 @@ final class PodRecord {
 
     String uid() {
         return pod.getMetadata().getUid();
+    }
+
+    /** Whether a bind of this pod failed or died: a lock it took may stay until a later bind takes it over. */
+    boolean mayHaveLeftLock() {
+        return bindInterrupted || bindFailed;
     }
 
     /** Whether a node lock held by this pod is legitimate now (it is binding or waiting for its device plugin). */

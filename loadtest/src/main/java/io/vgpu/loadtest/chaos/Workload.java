@@ -25,9 +25,11 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * failed bind it checks the API first, since the bind may have landed although its answer was lost with a dying
  * replica. A call that finds its replica down goes to another replica (as a Service would once the endpoint is
  * removed).
+ *
+ * <p>Two side scenarios probe what the main load cannot reach: every {@link ChaosSettings#abandonEvery()} a pod is
+ * filtered onto the idle nodes and never bound (kube-scheduler gave up on it) until its reservation is long expired,
+ * so that only the owner's sweeper can remove it; and every {@link ChaosSettings#duplicateBindEvery()}-th placed pod
+ * is bound again to another node (a scheduler whose cache has not seen the binding), which the gateway must refuse
+ * without a Binding.
  */
 final class Workload {
 
@@ -58,6 +66,7 @@ final class Workload {
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
     private final ChaosStats stats;
+    private final Violations violations;
     private final KubernetesClient kube;
     private final GatewayHttp http;
     private final Map<String, PodRecord> pods = new ConcurrentHashMap<>();
@@ -70,17 +79,26 @@ final class Workload {
     private final AtomicReference<KillWindow> window = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
     private final String nodeNamesJson;
+    private final String idleNodeNamesJson;
+    /** Abandoned pods not deleted yet, oldest first. */
+    private final Queue<PodRecord> abandoned = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
 
-    Workload(ChaosCluster cluster, ChaosStats stats) {
+    Workload(ChaosCluster cluster, ChaosStats stats, Violations violations) {
         this.cluster = cluster;
         this.settings = cluster.settings();
         this.stats = stats;
+        this.violations = violations;
         this.kube = cluster.kube();
         this.http = cluster.http();
+        this.nodeNamesJson = namesJson(cluster.nodeNames());
+        this.idleNodeNamesJson = namesJson(cluster.idleNodeNames());
+    }
+
+    private static String namesJson(List<String> nodes) {
         ArrayNode names = GatewayHttp.JSON.createArrayNode();
-        cluster.nodeNames().forEach(names::add);
-        this.nodeNamesJson = names.toString();
+        nodes.forEach(names::add);
+        return names.toString();
     }
 
     /** Every pod the run created, by name (the checker reads them). */
@@ -96,6 +114,9 @@ final class Workload {
             thread("scheduler-" + i, () -> schedule(new SplittableRandom(seed)));
         }
         thread("event-ttl", this::expireEvents);
+        if (!settings.abandonEvery().isZero() && !cluster.idleNodeNames().isEmpty()) {
+            thread("abandoner", this::abandonPods);
+        }
         for (int i = 0; i < KUBELETS; i++) {
             long seed = settings.seed() * 17 + i;
             thread("kubelet-" + i, () -> kubelet(new SplittableRandom(seed)));
@@ -115,7 +136,7 @@ final class Workload {
         return finished.get();
     }
 
-    /** Stops every thread (pods still alive stay in the API). */
+    /** Stops every thread and deletes the abandoned pods still waiting (other pods still alive stay in the API). */
     void stop() {
         stopping = true;
         threads.forEach(Thread::interrupt);
@@ -125,6 +146,9 @@ final class Workload {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        for (PodRecord p = abandoned.poll(); p != null; p = abandoned.poll()) {
+            deleteAbandoned(p);
         }
     }
 
@@ -158,21 +182,29 @@ final class Workload {
                 pause(5);
                 continue;
             }
-            int seq = created.get();
-            String name = "p-" + seq;
-            try {
-                Pod admitted = admit(podTemplate(name, random), random);
-                Pod stored = kube.pods().inNamespace(ChaosCluster.NAMESPACE).resource(admitted).create();
-                PodRecord record = new PodRecord(name, stored, System.currentTimeMillis());
-                pods.put(name, record);
-                live.incrementAndGet();
-                created.incrementAndGet();
-                stats.podsCreated.increment();
-                pending.add(new Due(record, 0));
-            } catch (IOException | KubernetesClientException | IllegalStateException e) {
-                LOG.debug("creating {} failed, retrying: {}", name, e.toString());
+            PodRecord record = createPod("p-" + created.get(), random);
+            if (record == null) {
                 pause(50);
+                continue;
             }
+            live.incrementAndGet();
+            created.incrementAndGet();
+            stats.podsCreated.increment();
+            pending.add(new Due(record, 0));
+        }
+    }
+
+    /** Creates a pod through the webhook and the API server; null when either failed. */
+    private PodRecord createPod(String name, SplittableRandom random) {
+        try {
+            Pod admitted = admit(podTemplate(name, random), random);
+            Pod stored = kube.pods().inNamespace(ChaosCluster.NAMESPACE).resource(admitted).create();
+            PodRecord record = new PodRecord(name, stored, System.currentTimeMillis());
+            pods.put(name, record);
+            return record;
+        } catch (IOException | KubernetesClientException | IllegalStateException e) {
+            LOG.debug("creating {} failed, retrying: {}", name, e.toString());
+            return null;
         }
     }
 
@@ -279,10 +311,14 @@ final class Workload {
             String error = call(random, "/bind", body).json().path("Error").asText("");
             if (error.isEmpty()) {
                 stats.decided(start);
+                if (settings.duplicateBindEvery() > 0 && stats.decisions.sum() % settings.duplicateBindEvery() == 0) {
+                    bindElsewhere(p, node, random);
+                }
                 bound(p, node);
                 return;
             }
             stats.bindErrors.increment();
+            p.bindFailed = true;
         } catch (IOException e) {
             stats.bindErrors.increment();
             p.bindInterrupted = true;
@@ -298,6 +334,29 @@ final class Workload {
         // kube-scheduler: forget the pod, back off, and skip it if it turns out to be assigned meanwhile
         p.verifyBeforeFilter = true;
         retryLater(p, 1_000);
+    }
+
+    /**
+     * A second scheduler whose cache has not seen the binding yet binds the pod to another node: the gateway must
+     * answer an error, and must not try the Binding (the API server records any attempt).
+     */
+    private void bindElsewhere(PodRecord p, String node, SplittableRandom random) {
+        List<String> others = cluster.nodeNames().stream().filter(n -> !n.equals(node)).toList();
+        if (others.isEmpty()) {
+            return;
+        }
+        String other = others.get(random.nextInt(others.size()));
+        String body = GatewayHttp.JSON.createObjectNode().put("PodName", p.name)
+                .put("PodNamespace", ChaosCluster.NAMESPACE).put("PodUID", p.uid()).put("Node", other).toString();
+        stats.duplicateBinds.increment();
+        try {
+            if (call(random, "/bind", body).json().path("Error").asText("").isEmpty()) {
+                violations.add("second-placement", p.uid(), "pod " + p.name + ", bound to " + node
+                        + ", was bound again to " + other + " and the gateway answered success");
+            }
+        } catch (IOException e) {
+            LOG.debug("late bind of {} to {} failed: {}", p.name, other, e.toString());
+        }
     }
 
     /** A live read: an earlier bind may have landed although its answer was lost. */
@@ -388,7 +447,8 @@ final class Workload {
             }
             // HAMi's plugin fails Allocate; the kubelet fails the pod
             stats.allocateWithoutLock.increment();
-            LOG.warn("device plugin on {}: lock {} does not name {}", p.node, lock, p.name);
+            violations.add("unlocked-bind", p.uid(), "device plugin on " + p.node + ": the node lock " + lock
+                    + " does not name " + p.name + ", bound there (HAMi's Allocate fails such a pod)");
             patchPod(p, "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"failed\"}},"
                     + "\"status\":{\"phase\":\"Failed\"}}");
             p.phase = PodRecord.Phase.RUNNING;
@@ -412,6 +472,59 @@ final class Workload {
         stats.podsDeleted.increment();
         live.decrementAndGet();
         finished.incrementAndGet();
+    }
+
+    // ------------------------------------------------------------------ abandoned filters
+
+    /**
+     * Every {@link ChaosSettings#abandonEvery()}: a pod filtered onto the idle nodes and never bound (kube-scheduler
+     * gave up on it: another plugin refused the node, or it crashed). It stays pending until its reservation is long
+     * past the sweep bound; nothing but the owner's sweeper removes that reservation (no other reserve, confirm or
+     * bind touches an idle node), then it is deleted. No new one once the load is done.
+     */
+    private void abandonPods() {
+        SplittableRandom random = new SplittableRandom(settings.seed() * 13 + 5);
+        long abandonFor = settings.abandonFor().toMillis();
+        long next = System.currentTimeMillis() + settings.abandonEvery().toMillis();
+        int seq = 0;
+        while (!stopping) {
+            pause(200);
+            long now = System.currentTimeMillis();
+            PodRecord oldest = abandoned.peek();
+            if (oldest != null && now - oldest.createdAtMillis > abandonFor && abandoned.remove(oldest)) {
+                deleteAbandoned(oldest);
+            }
+            if (now < next || done() || stopping) {
+                continue;
+            }
+            next = now + settings.abandonEvery().toMillis();
+            PodRecord p = createPod("a-" + seq++, random);
+            if (p == null) {
+                continue;
+            }
+            p.abandoned = true;
+            abandoned.add(p);
+            stats.abandoned.increment();
+            try {
+                JsonNode filtered = call(random, "/filter", "{\"Pod\":" + kube.getKubernetesSerialization()
+                        .asJson(p.pod) + ",\"Nodes\":null,\"NodeNames\":" + idleNodeNamesJson + "}").json();
+                if (filtered.path("NodeNames").size() > 0) {
+                    stats.abandonedReserved.increment();
+                }
+            } catch (IOException e) {
+                LOG.debug("filter of abandoned {} failed: {}", p.name, e.toString());
+            }
+        }
+    }
+
+    private void deleteAbandoned(PodRecord p) {
+        try {
+            kube.pods().inNamespace(ChaosCluster.NAMESPACE).withName(p.name).delete();
+            p.deletedAtMillis = System.currentTimeMillis();
+            p.phase = PodRecord.Phase.DELETED;
+        } catch (KubernetesClientException e) {
+            LOG.warn("deleting abandoned {} failed: {}", p.name, e.toString());
+        }
     }
 
     private void patchPod(PodRecord p, String mergePatch) {

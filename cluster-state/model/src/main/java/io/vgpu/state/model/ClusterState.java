@@ -36,8 +36,9 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>Orchestration stays with the gateway: quota is reserved before the node and released if the node
- * refuses; a re-filtered pod reserves on its new node first and then releases its old entry, found with
- * {@link #podNode}; {@code /bind} runs {@link #confirm} and then {@link #lockNode}.
+ * refuses; {@code /bind} runs {@link #confirm} and then {@link #lockNode}. One entry per pod: a re-filtered pod
+ * reserves on its new node first, and the reservation then releases its old entry, found with the pod index
+ * ({@link #podNode}).
  */
 public interface ClusterState {
 
@@ -64,7 +65,8 @@ public interface ClusterState {
      * {@code /filter}'s reservation: atomically reserves {@code allocation} for {@code pod} on {@code node} until
      * {@code deadlineMillis} if the capacity rule still admits it against every other live charge, replacing
      * the pod's earlier reservation on that node. Expired reservations are not counted. On success the pod
-     * index ({@link #podNode}) is updated to {@code node} right after (not awaited by the returned stage).
+     * index ({@link #podNode}) is updated to {@code node} right after, and the pod's entry on the node the index
+     * pointed at before, if another, is released (neither awaited by the returned stage): a pod holds one entry.
      *
      * @param nowMillis      the caller's clock
      * @param deadlineMillis when the reservation expires unless confirmed (below kube-scheduler's 30 s assume
@@ -76,7 +78,8 @@ public interface ClusterState {
     /**
      * {@code /bind}'s first step: turns the pod's live reservation on {@code node} into a binding; if it expired
      * (or is gone and {@code fallback} is given, e.g. decoded from the pod's annotations) re-checks the capacity
-     * rule and binds or refuses; a pod already bound there succeeds without charging twice.
+     * rule and binds or refuses; a pod already bound there succeeds without charging twice. A re-reservation moves
+     * the pod index as {@link #reserve} does.
      *
      * @param fallback the allocation to re-reserve when the pod has no entry on the node, or null
      */

@@ -295,7 +295,7 @@ public final class HazelcastClusterState implements ClusterState {
                 () -> nodes.submitToKey(node, new ReserveSlicesProcessor(pod, allocation, nowMillis, deadlineMillis)),
                 outcome -> {
                     if (outcome.isReserved()) {
-                        index(pod.uid(), node);
+                        move(pod.uid(), node);
                     }
                     return outcome;
                 });
@@ -306,7 +306,7 @@ public final class HazelcastClusterState implements ClusterState {
         return stages.call("confirm " + pod + " on " + node,
                 () -> nodes.submitToKey(node, new ConfirmProcessor(pod, fallback, nowMillis)), outcome -> {
                     if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
-                        index(pod.uid(), node);
+                        move(pod.uid(), node);
                     }
                     return outcome;
                 });
@@ -477,6 +477,26 @@ public final class HazelcastClusterState implements ClusterState {
     private void index(String podUid, String node) {
         followUp("index pod " + podUid + " on " + node,
                 () -> podIndex.submitToKey(podUid, new SetPodNodeProcessor(node)));
+    }
+
+    /**
+     * A decision placed the pod on {@code node} (a reservation, or a bind's re-reservation): points the pod index at
+     * it and releases the pod's entry on the node the index pointed at before, if another (one entry per pod: a
+     * re-filtered pod whose earlier reservation or binding nobody else releases, e.g. a filter whose answer was lost
+     * with its replica, then a filter of a copy without the annotation). Not for observations ({@link #observeBound}):
+     * an informer event may be older than the entry it would replace.
+     */
+    private void move(String podUid, String node) {
+        String what = "index pod " + podUid + " on " + node;
+        stages.call(what, () -> podIndex.submitToKey(podUid, new SetPodNodeProcessor(node)), previous -> previous)
+                .whenComplete((previous, error) -> {
+                    if (error != null) {
+                        LOG.log(Level.WARNING, what + " failed: " + error.getMessage());
+                    } else if (previous != null && !previous.equals(node)) {
+                        followUp("release moved pod " + podUid + " on " + previous,
+                                () -> nodes.submitToKey(previous, new ReleaseSlicesProcessor(podUid)));
+                    }
+                });
     }
 
     private void unindex(String podUid, String node) {

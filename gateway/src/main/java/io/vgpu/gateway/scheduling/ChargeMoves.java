@@ -1,0 +1,135 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodWriter;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.model.PodRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One charge per pod UID (HAMi's scheduler keeps one entry per pod UID): what informer ingest records when it sees a
+ * pod bound on a node, and what it releases when the pod's {@code hami.io/vgpu-node} moved (a failed Binding followed
+ * by a re-filter, or any later update of the annotation). The pod index ({@link ClusterState#podNode}) says where the
+ * pod's charge was; one live read of the pod says where it is now:
+ * <pre>
+ *   bound on N, the local view has it Bound on N already ──────────────► nothing to record
+ *   otherwise: pod index ── empty or N ────────────────────────────────► record N
+ *                        └─ P ≠ N: live read, the pod names L ── L = N ─► record N, then release P
+ *                                                             ├─ L = P ─► record nothing (a late observation)
+ *                                                             ├─ other ─► record nothing, release P
+ *                                                             ├─ gone ──► record nothing, release P
+ *                                                             └─ unreadable ─► record N (as observed)
+ * </pre>
+ * Informer events of one pod reach the owners of its old and new node at different times (the owners' watches lag
+ * differently), so an observation may be older than what the shared state already holds; the live read orders them.
+ * A charge is released only on a node the live pod no longer names: such a node holds either what an older
+ * placement left, or a reservation whose filter has not annotated the pod yet, which its bind re-checks under the
+ * capacity rule. A charge on the node the live pod names is never released here.
+ *
+ * <p>Moves are rare: a bound pod's normal life is recorded without the lookup (its bind's confirmation made it Bound
+ * before the informer shows the bind), so the lookup and the live read cost nothing in the common case.
+ */
+final class ChargeMoves {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChargeMoves.class);
+
+    private final ClusterState state;
+    private final PodWriter pods;
+
+    ChargeMoves(ClusterState state, PodWriter pods) {
+        this.state = state;
+        this.pods = pods;
+    }
+
+    /**
+     * Records {@code pod} observed bound on {@code node} with {@code allocation}, moving its charge (see above).
+     *
+     * @return true when the shared state changed
+     */
+    CompletionStage<Boolean> recordBound(String node, PodRef pod, PodAllocation allocation, PodKey key) {
+        if (boundHereAlready(node, pod.uid(), allocation)) {
+            // nothing to record; and when the local view lags a release (a filter moved the pod meanwhile), writing
+            // would re-charge the old node: what released it is newer than this observation (the periodic resync
+            // re-charges what is missing and still bound here)
+            return CompletableFuture.completedFuture(false);
+        }
+        return state.podNode(pod.uid()).thenCompose(previous -> previous.isEmpty() || previous.get().equals(node)
+                ? state.observeBound(node, pod, allocation)
+                : moved(node, previous.get(), pod, allocation, key));
+    }
+
+    private CompletionStage<Boolean> moved(String node, String previous, PodRef pod, PodAllocation allocation,
+                                           PodKey key) {
+        return pods.readPod(key).thenCompose(live -> {
+            Optional<String> now = live.map(p -> chargedNode(p).orElse(""));
+            if (now.isEmpty()) {
+                return unread(node, previous, pod, allocation, key);
+            }
+            CompletionStage<Boolean> recorded = now.get().equals(node) ? state.observeBound(node, pod, allocation)
+                    : CompletableFuture.completedFuture(false);
+            if (!now.get().equals(node)) {
+                LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node, now.get());
+            }
+            if (now.get().equals(previous)) {
+                return recorded;
+            }
+            return recorded.thenCompose(changed -> release(previous, key, now.get()).thenApply(r -> changed || r));
+        });
+    }
+
+    /**
+     * The live read found nothing: a pod that is gone is charged nowhere (its delete event releases the node it was
+     * last annotated for; the older one is released here); a pod that could not be read is recorded as observed,
+     * and the periodic repair settles the older node once the pod can be read.
+     */
+    private CompletionStage<Boolean> unread(String node, String previous, PodRef pod, PodAllocation allocation,
+                                            PodKey key) {
+        return pods.isGone(key).thenCompose(gone -> gone ? release(previous, key, "")
+                : state.observeBound(node, pod, allocation));
+    }
+
+    /**
+     * The repair of a charge a move left behind (its release failed, or happened before a late re-charge): releases
+     * {@code pod}'s charge on {@code node} when a live read shows the pod naming another node. The caller saw the pod
+     * charged on {@code node} while its informer cache names another node.
+     *
+     * @return true when released
+     */
+    CompletionStage<Boolean> releaseIfMoved(String node, PodKey pod) {
+        return pods.readPod(pod).thenCompose(live -> {
+            Optional<String> now = live.flatMap(ChargeMoves::chargedNode);
+            if (now.isEmpty() || now.get().equals(node)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return release(node, pod, now.get());
+        });
+    }
+
+    private CompletionStage<Boolean> release(String node, PodKey pod, String nowOn) {
+        LOG.info("pod {} moved from {} to {}: its charge on {} released", pod, node,
+                nowOn.isEmpty() ? "no node" : nowOn, node);
+        return state.release(node, pod.uid());
+    }
+
+    private boolean boundHereAlready(String node, String uid, PodAllocation allocation) {
+        NodeState current = state.nodeState(node);
+        PodCharge charge = current == null ? null : current.charge(uid);
+        return charge instanceof PodCharge.Bound b && b.allocation().equals(allocation);
+    }
+
+    /** The node a pod is charged to: its {@code hami.io/vgpu-node} annotation (spec §8.1); empty when none. */
+    static Optional<String> chargedNode(ObservedPod pod) {
+        String node = pod.spec().annotation(HamiAnnotations.VGPU_NODE);
+        return node == null || node.isEmpty() ? Optional.empty() : Optional.of(node);
+    }
+}

@@ -1,0 +1,228 @@
+package io.vgpu.loadtest.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.DeviceGrant;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.PodAllocation;
+import io.vgpu.state.model.UsageAccounting;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The invariants one replica's view ({@code GET /debug/state}) must hold:
+ * <ul>
+ *   <li><b>capacity</b>: the live charges (Bound, or Reserved before the deadline) of every node never exceed its
+ *       cards, as this harness created them (never as the view says they are). A charge of a pod the driver had
+ *       deleted before the view was taken is a phantom (a delete not applied yet), counted apart;</li>
+ *   <li><b>reservations</b>: no deadline beyond the TTL; no expired one left in its owner's view past
+ *       {@link ChaosSettings#sweepBound};</li>
+ *   <li><b>charged once</b>: a pod is Bound on one node at most, and only on the node it was bound to. A pod that
+ *       moved is released on its old node within one ingest move ({@link #MOVE_BOUND}, plus the delay in the stale
+ *       view); once the run is quiet, not at all;</li>
+ *   <li><b>locks</b>: an owner's shared-state lock, through {@link LockChecks}.</li>
+ * </ul>
+ * Not thread-safe: the checker calls it under its lock.
+ */
+final class ViewChecks {
+
+    /**
+     * One ingest move: the new node's owner records the pod, looks up the pod index, reads the pod and releases the
+     * old node; or a filter reserves, annotates and releases. Milliseconds each; seconds on a loaded machine.
+     */
+    static final Duration MOVE_BOUND = Duration.ofSeconds(5);
+
+    private final ChaosCluster cluster;
+    private final ChaosSettings settings;
+    private final Map<String, PodRecord> pods;
+    private final Violations violations;
+    private final LockChecks locks;
+    private final Set<String> phantoms = new HashSet<>();
+    private final Set<String> latePhantoms = new HashSet<>();
+    private final Map<String, Long> twiceSince = new HashMap<>();
+    private final Set<String> twiceSeen = new HashSet<>();
+
+    ViewChecks(ChaosCluster cluster, Map<String, PodRecord> pods, Violations violations, LockChecks locks) {
+        this.cluster = cluster;
+        this.settings = cluster.settings();
+        this.pods = pods;
+        this.violations = violations;
+        this.locks = locks;
+    }
+
+    int phantoms() {
+        return phantoms.size();
+    }
+
+    int latePhantoms() {
+        return latePhantoms.size();
+    }
+
+    /** Before a round of views. */
+    void begin() {
+        twiceSeen.clear();
+    }
+
+    /** After a round of views: a double charge no longer seen is no longer followed. */
+    void end() {
+        twiceSince.keySet().retainAll(twiceSeen);
+    }
+
+    /**
+     * Checks one view.
+     *
+     * @param quiet the run is over and every view has settled: a pod charged twice is a violation at once
+     */
+    void check(GatewayReplica replica, JsonNode view, List<Pod> apiPods, boolean quiet) {
+        long now = view.path("nowMillis").asLong();
+        boolean stale = isStale(replica);
+        // an owner that is not ready may not have listed its informers yet: it cannot release what it never saw
+        boolean ready = view.path("ready").asBoolean();
+        Map<String, Set<String>> boundOn = new HashMap<>();
+        for (JsonNode node : view.path("nodes")) {
+            String name = node.path("name").asText();
+            boolean owned = node.path("owned").asBoolean();
+            List<List<DeviceGrant>> live = new ArrayList<>();
+            for (JsonNode charge : node.path("charges")) {
+                charge(replica, name, owned, stale, charge, now, live, boundOn);
+            }
+            overCommitted(cluster.devices().get(name), live).ifPresent(card -> violations.add("over-commit",
+                    replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
+                            + name + " exceed card " + card + ": " + describe(node, now, apiPods)));
+            JsonNode lock = node.path("lock");
+            if (lock.isObject() && owned && ready) {
+                locks.held("state(" + replica.name() + ")", stale, name, lock.path("name").asText(),
+                        lock.path("sinceMillis").asLong(), now);
+            }
+        }
+        chargedOnce(replica, stale, boundOn, now, quiet);
+    }
+
+    private void charge(GatewayReplica replica, String node, boolean owned, boolean stale, JsonNode charge, long now,
+                        List<List<DeviceGrant>> live, Map<String, Set<String>> boundOn) {
+        String uid = charge.path("uid").asText();
+        PodAllocation allocation = allocation(charge.path("devices").asText(), charge.path("initCount").asInt());
+        boolean reserved = "Reserved".equals(charge.path("state").asText());
+        long deadline = charge.path("deadlineMillis").asLong();
+        if (allocation == null) {
+            violations.add("bad-charge", replica.name() + " " + node + " " + uid, "undecodable charge " + charge);
+            return;
+        }
+        String podName = charge.path("name").asText();
+        if (!reserved) {
+            boundOn.computeIfAbsent(uid + " " + podName, u -> new TreeSet<>()).add(node);
+        }
+        PodRecord pod = pods.get(podName);
+        if (pod != null && pod.deletedAtMillis != 0 && pod.deletedAtMillis < now) {
+            phantoms.add(node + " " + uid);
+            if (pod.deletedAtMillis < now - 2 * settings.informerDelay().toMillis() - 5_000) {
+                latePhantoms.add(node + " " + uid);
+            }
+            return;
+        }
+        if (!reserved || deadline > now) {
+            live.add(allocation.grants());
+        }
+        if (reserved && deadline > now + settings.reservationTtl().toMillis() + 2_000) {
+            violations.add("long-reservation", uid, "reservation of " + podName + " on " + node + " lives until "
+                    + deadline + ", beyond the TTL (view of " + replica.name() + " at " + now + ")");
+        }
+        if (reserved && owned && deadline < now - settings.sweepBound(stale).toMillis()) {
+            violations.add("unswept", uid, "expired reservation of " + podName + " on " + node + " still in its owner "
+                    + replica.name() + "'s view " + (now - deadline) + " ms after its deadline (bound "
+                    + settings.sweepBound(stale).toMillis() + " ms)");
+        }
+    }
+
+    /**
+     * A pod Bound on two nodes, or Bound on a node other than the one it was bound to (the driver knows), is
+     * followed from the first check that sees it and is a violation past {@link #MOVE_BOUND} (plus the slack, two
+     * checks, and the delay in the stale view); once quiet, at once.
+     */
+    private void chargedOnce(GatewayReplica replica, boolean stale, Map<String, Set<String>> boundOn, long now,
+                             boolean quiet) {
+        long allowed = MOVE_BOUND.plus(ChaosSettings.SLACK).plus(settings.checkEvery().multipliedBy(2))
+                .plus(stale ? settings.informerDelay() : Duration.ZERO).toMillis();
+        boundOn.forEach((pod, nodes) -> {
+            String name = pod.substring(pod.indexOf(' ') + 1);
+            PodRecord record = pods.get(name);
+            String placed = record == null ? "" : record.node;
+            boolean elsewhere = !placed.isEmpty() && !(nodes.size() == 1 && nodes.contains(placed));
+            if (nodes.size() < 2 && !elsewhere) {
+                return;
+            }
+            String key = replica.name() + " " + pod;
+            twiceSeen.add(key);
+            long since = twiceSince.computeIfAbsent(key, k -> now);
+            if (quiet || now - since > allowed) {
+                violations.add("charged-twice", key, "view of " + replica.name() + ": pod " + name + " Bound on "
+                        + nodes + (placed.isEmpty() ? "" : " (bound to " + placed + ")") + " for " + (now - since)
+                        + " ms" + (quiet ? " once the run is quiet" : " (bound " + allowed + " ms)"));
+            }
+        });
+    }
+
+    private boolean isStale(GatewayReplica replica) {
+        int index = cluster.replicas().indexOf(replica);
+        return index >= 0 && index == settings.staleReplica();
+    }
+
+    /** The first card whose summed grants exceed its slots, memory or cores (model accounting). */
+    static Optional<String> overCommitted(List<GpuDevice> devices, List<List<DeviceGrant>> grants) {
+        if (devices == null) {
+            return Optional.empty();
+        }
+        for (DeviceUsage u : UsageAccounting.nodeUsage(devices, grants)) {
+            if (u.used() > u.count() || u.usedmem() > u.totalmem() || u.usedcores() > u.totalcore()) {
+                return Optional.of(u.id() + " (slots " + u.used() + "/" + u.count() + ", MiB " + u.usedmem() + "/"
+                        + u.totalmem() + ", cores " + u.usedcores() + "/" + u.totalcore() + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    static PodAllocation allocation(String encoded, int initCount) {
+        if (encoded == null) {
+            return null;
+        }
+        Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(encoded);
+        return decoded.isOk() ? new PodAllocation(decoded.value(), initCount) : null;
+    }
+
+    static String annotation(Pod pod, String key) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        return a == null ? null : a.get(key);
+    }
+
+    /** Every charge of a view's node, with what the API says of its pod. */
+    private static String describe(JsonNode node, long now, List<Pod> apiPods) {
+        Map<String, Pod> byUid = new HashMap<>();
+        apiPods.forEach(p -> byUid.put(p.getMetadata().getUid(), p));
+        List<String> out = new ArrayList<>();
+        for (JsonNode charge : node.path("charges")) {
+            Pod pod = byUid.get(charge.path("uid").asText());
+            String api = pod == null ? "not in the API"
+                    : "API: node=" + pod.getSpec().getNodeName() + " annotated=" + annotation(pod,
+                    HamiAnnotations.VGPU_NODE) + " phase=" + (pod.getStatus() == null ? null
+                    : pod.getStatus().getPhase()) + " devices=" + annotation(pod, HamiAnnotations.DEVICES_ALLOCATED);
+            out.add(charge.path("name").asText() + " " + charge.path("state").asText()
+                    + ("Reserved".equals(charge.path("state").asText())
+                    ? "(" + (charge.path("deadlineMillis").asLong() - now) + " ms left)" : "")
+                    + " " + charge.path("devices").asText() + " [" + api + "]");
+        }
+        return String.join("; ", out);
+    }
+}
