@@ -51,6 +51,7 @@ public final class SliceBuilder {
     public static final String TAINT_CORDONED = DraNames.DRIVER + "/cordoned";
 
     private static final long MIB = 1024L * 1024L;
+    private static final int MAX_NAME = 253;
     private static final Pattern NVML_BUS_ID = Pattern.compile("(?:0000)?([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7])");
 
     private SliceBuilder() {
@@ -169,6 +170,21 @@ public final class SliceBuilder {
             out.add(new DeviceTaint(TAINT_CORDONED, "", DeviceTaint.NO_SCHEDULE));
         }
         return out;
+    }
+
+    /**
+     * The name of a node's slice: {@code <node>-gpu.vgpu.io}, stable, so that a restarted agent (or a second
+     * one during an upgrade) finds it instead of adding another; a node name too long for that keeps its
+     * first part and a hash of the whole (object names are at most 253 characters).
+     */
+    public static String sliceName(String nodeName) {
+        String suffix = "-" + DraNames.DRIVER;
+        if (nodeName.length() + suffix.length() <= MAX_NAME) {
+            return nodeName + suffix;
+        }
+        String hash = String.format("%08x", nodeName.hashCode());
+        String head = nodeName.substring(0, MAX_NAME - suffix.length() - hash.length() - 1).replaceAll("[-.]+$", "");
+        return head + "-" + hash + suffix;
     }
 
     /**

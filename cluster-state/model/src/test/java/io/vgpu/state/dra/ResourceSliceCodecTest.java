@@ -56,6 +56,15 @@ class ResourceSliceCodecTest {
     }
 
     @Test
+    void namesTheSliceAfterTheNodeWithinTheObjectNameLimit() {
+        assertThat(SliceBuilder.sliceName("node-a")).isEqualTo("node-a-gpu.vgpu.io");
+        String longNode = "n".repeat(120) + "." + "m".repeat(132);
+        String name = SliceBuilder.sliceName(longNode);
+        assertThat(name).hasSizeLessThanOrEqualTo(253).endsWith("-gpu.vgpu.io").isNotEqualTo(SliceBuilder.sliceName(longNode + "x"));
+        assertThat(SliceValidator.validate(name, TWO_GPUS)).isEmpty();
+    }
+
+    @Test
     void refusesWhatItCannotRead() {
         assertThat(ResourceSliceCodec.decode("{").isOk()).isFalse();
         assertThat(ResourceSliceCodec.decode("{\"kind\":\"ResourceClaim\",\"spec\":{}}").error()).contains("not ResourceSlice");
