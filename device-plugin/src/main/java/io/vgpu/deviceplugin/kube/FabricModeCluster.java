@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.vgpu.deviceplugin.core.mode.ModeSnapshot;
 import io.vgpu.deviceplugin.core.port.ModeCluster;
 import io.vgpu.deviceplugin.core.port.NodeInfo;
-import io.vgpu.deviceplugin.core.port.NodeWatch;
 import io.vgpu.deviceplugin.core.port.PreparedClaims;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.dra.DraNames;
