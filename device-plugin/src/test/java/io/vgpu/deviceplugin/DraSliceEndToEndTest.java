@@ -86,14 +86,7 @@ class DraSliceEndToEndTest {
     }
 
     private void startDraNode(String node, String gpus) throws Exception {
-        Files.writeString(dir.resolve("gpus.yaml"), gpus);
-        fx = AgentFixture.prepare(dir, node, client, Map.of());
-        client.nodes().withName(node).edit(n -> {
-            n.getMetadata().getLabels().put("vgpu.io/mode", "dra");
-            return n;
-        });
-        fx.agent = fx.startAgent(new FakeGpuSource(dir.resolve("gpus.yaml"))).toCompletionStage().toCompletableFuture()
-                .get(30, TimeUnit.SECONDS);
+        fx = AgentFixture.startNode(dir, node, client, Map.of("vgpu.io/mode", "dra"), Map.of(), Map.of(), gpus);
     }
 
     /** Restarts the agent on the same node, files and API server (a new process would do the same). */

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.deviceplugin.core.mode.AgentMode;
-import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.testing.NodeFieldApiServer;
 import io.vgpu.state.codec.HamiAnnotations;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +25,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static io.vgpu.deviceplugin.AgentFixture.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,17 +66,9 @@ class ModeSwitchEndToEndTest {
     /** Prepares the node (labels, annotations) and kubelet, then starts the agent. */
     private void start(String node, Map<String, String> labels, Map<String, String> annotations, Map<String, String> env)
             throws Exception {
-        Files.writeString(dir.resolve("gpus.yaml"), DraSliceEndToEndTest.gpus(true, 40960));
         Map<String, String> all = new HashMap<>(env);
         all.put("VGPU_MODE_RETRY", "200ms");
-        fx = AgentFixture.prepare(dir, node, client, all);
-        client.nodes().withName(node).edit(n -> {
-            n.getMetadata().getLabels().putAll(labels);
-            n.getMetadata().getAnnotations().putAll(annotations);
-            return n;
-        });
-        fx.agent = fx.startAgent(new FakeGpuSource(dir.resolve("gpus.yaml"))).toCompletionStage().toCompletableFuture()
-                .get(30, TimeUnit.SECONDS);
+        fx = AgentFixture.startNode(dir, node, client, labels, annotations, all, DraSliceEndToEndTest.gpus(true, 40960));
     }
 
     private void label(String value) {

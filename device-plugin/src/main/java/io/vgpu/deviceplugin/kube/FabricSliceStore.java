@@ -9,8 +9,6 @@ import io.vgpu.deviceplugin.dra.slice.SliceStore;
 import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.dra.ResourceSliceCodec;
 import io.vgpu.state.dra.SliceObject;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,8 +27,6 @@ import java.util.function.Supplier;
  * again here.
  */
 public final class FabricSliceStore implements SliceStore {
-
-    private static final Logger LOG = LoggerFactory.getLogger(FabricSliceStore.class);
 
     private final KubernetesClient client;
     private final KubeCalls calls;
@@ -73,12 +69,8 @@ public final class FabricSliceStore implements SliceStore {
 
     @Override
     public AutoCloseable watch(String node, Consumer<Event> events) {
-        SharedIndexInformer<ResourceSlice> informer = client.resources(ResourceSlice.class).withFields(selector(node))
-                .runnableInformer(0);
-        informer.exceptionHandler((started, failure) -> {
-            LOG.warn("ResourceSlice informer of {}: {} (retrying)", node, failure.toString());
-            return true;
-        });
+        SharedIndexInformer<ResourceSlice> informer = KubePodDirectory.retrying("ResourceSlices of " + node,
+                client.resources(ResourceSlice.class).withFields(selector(node)).runnableInformer(0));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ResourceSlice s) {

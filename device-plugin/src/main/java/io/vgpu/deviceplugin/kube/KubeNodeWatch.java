@@ -6,8 +6,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vgpu.deviceplugin.core.port.NodeInfo;
 import io.vgpu.deviceplugin.core.port.NodeWatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Objects;
@@ -23,19 +21,14 @@ import java.util.function.Consumer;
  */
 public final class KubeNodeWatch implements NodeWatch, AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(KubeNodeWatch.class);
-
     private final String node;
     private final SharedIndexInformer<Node> informer;
     private final List<Consumer<NodeInfo>> listeners = new CopyOnWriteArrayList<>();
 
     private KubeNodeWatch(KubernetesClient client, String node) {
         this.node = node;
-        this.informer = client.nodes().withField("metadata.name", node).runnableInformer(0);
-        informer.exceptionHandler((started, failure) -> {
-            LOG.warn("informer of node {}: {} (retrying)", node, failure.toString());
-            return true;
-        });
+        this.informer = KubePodDirectory.retrying("node " + node,
+                client.nodes().withField("metadata.name", node).runnableInformer(0));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node n) {
