@@ -542,7 +542,9 @@ int vg_numa_node(const char *sysfs_root, const char *bus_id)
 
 const char *vg_nvml_architecture_name(unsigned int architecture)
 {
-    /* nvmlDeviceArchitecture_t values (nvml.h NVML_DEVICE_ARCH_*) */
+    /* nvmlDeviceArchitecture_t values (nvml.h NVML_DEVICE_ARCH_*), named as NVIDIA's go-nvlib names them
+       (GetArchitectureAsString): the DRA attribute "architecture" must match what gpu.nvidia.com
+       publishes, since users copy CEL selectors from NVIDIA's documentation */
     switch (architecture) {
     case 2: return "Kepler";
     case 3: return "Maxwell";
@@ -550,9 +552,10 @@ const char *vg_nvml_architecture_name(unsigned int architecture)
     case 5: return "Volta";
     case 6: return "Turing";
     case 7: return "Ampere";
-    case 8: return "Ada";
+    case 8: return "Ada Lovelace";
     case 9: return "Hopper";
     case 10: return "Blackwell";
+    case 11: return "Orin"; /* NVML_DEVICE_ARCH_T23X */
     default: return "Unknown";
     }
 }

@@ -106,7 +106,8 @@ void vg_pci_sysfs_name(const char *bus_id, char *out, size_t len);
  * sysfs_root NULL or "" means "/sys". */
 int vg_numa_node(const char *sysfs_root, const char *bus_id);
 
-/* NVML's architecture name ("Kepler" ... "Blackwell"); "Unknown" for NVML_DEVICE_ARCH_UNKNOWN and
+/* the architecture name as go-nvlib spells it ("Kepler" ... "Ada Lovelace", "Hopper", "Blackwell", "Orin");
+ * "Unknown" for NVML_DEVICE_ARCH_UNKNOWN and
  * for codes this layer does not know (newer or non-server parts) */
 const char *vg_nvml_architecture_name(unsigned int architecture);
 /* NVML's brand name as go-nvlib spells it ("Tesla", "Quadro", "GeForce", "Nvidia", ...); "Unknown"

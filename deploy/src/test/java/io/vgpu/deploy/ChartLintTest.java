@@ -30,7 +30,7 @@ class ChartLintTest {
     @EnumSource(ValueSet.class)
     void rendersOnlyNamespacedObjectsInTheReleaseNamespace(ValueSet set) {
         Rendered r = Helm.template(set);
-        List<String> clusterScoped = List.of("ClusterRole", "ClusterRoleBinding", "MutatingWebhookConfiguration");
+        List<String> clusterScoped = List.of("ClusterRole", "ClusterRoleBinding", "MutatingWebhookConfiguration", "DeviceClass");
         for (var o : r.objects()) {
             String kind = o.path("kind").asText();
             String ns = o.path("metadata").path("namespace").asText("");
@@ -82,7 +82,18 @@ class ChartLintTest {
                         List.of("--set", "scheduler.extender.debugState=api", "--set",
                                 "scheduler.extender.clientAuth.insecureDisabled=true"), "which scheduler.extender.clientAuth.insecureDisabled makes anyone"),
                 Arguments.of("nothing enabled",
-                        List.of("--set", "scheduler.enabled=false", "--set", "devicePlugin.enabled=false"), "nothing to install"));
+                        List.of("--set", "scheduler.enabled=false", "--set", "devicePlugin.enabled=false"), "nothing to install"),
+                Arguments.of("two node agents at once on a node",
+                        List.of("--set", "devicePlugin.updateStrategy.rollingUpdate.maxSurge=1"), "maxSurge must be 0"),
+                Arguments.of("DRA mode as the default without DRA",
+                        List.of("--set", "devicePlugin.dra.defaultMode=dra"), "needs devicePlugin.dra.enabled=true"),
+                Arguments.of("an unknown default mode",
+                        List.of("--set", "devicePlugin.dra.defaultMode=both"), "must be device-plugin or dra"),
+                Arguments.of("DRA mode without a privileged agent (Bidirectional mount)",
+                        List.of("--set", "devicePlugin.dra.enabled=true", "--set", "devicePlugin.securityContext.privileged=false",
+                                "--kube-version", "1.36.0"), "needs devicePlugin.securityContext.privileged=true"),
+                Arguments.of("DRA mode before Kubernetes 1.34",
+                        List.of("--set", "devicePlugin.dra.enabled=true"), "needs Kubernetes 1.34 or later"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -19,7 +19,9 @@ enum ValueSet {
     CUSTOM("custom.yaml", 5, 1, true, true),
     MONITORING("monitoring.yaml", 3, 1, true, true),
     INSECURE_NO_CLIENT_CERT("insecure-no-client-cert.yaml", 3, 1, true, true),
-    DEVICE_PLUGIN_ONLY("device-plugin-only.yaml", 0, 0, false, true);
+    DEVICE_PLUGIN_ONLY("device-plugin-only.yaml", 0, 0, false, true),
+    DRA("dra.yaml", 3, 1, true, true),
+    DRA_EXTENDED("dra-extended.yaml", 3, 1, true, true);
 
     /** The release every set is rendered as. */
     static final String RELEASE = "vgpu";
@@ -46,6 +48,11 @@ enum ValueSet {
         if (file != null) {
             args.add("--values");
             args.add(valuesFile().toString());
+        }
+        if (dra()) {
+            // resource.k8s.io/v1 is served from 1.34 (the last --kube-version given wins)
+            args.add("--kube-version");
+            args.add(this == DRA ? "1.34.0" : "1.36.0");
         }
         return args;
     }
@@ -75,6 +82,10 @@ enum ValueSet {
     /** Whether /filter and /bind require kube-scheduler's client certificate (all but the documented opt-out). */
     boolean clientAuth() {
         return this != INSECURE_NO_CLIENT_CERT;
+    }
+
+    boolean dra() {
+        return this == DRA || this == DRA_EXTENDED;
     }
 
     boolean certManager() {

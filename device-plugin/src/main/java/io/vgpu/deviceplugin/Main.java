@@ -22,17 +22,27 @@ import io.vgpu.deviceplugin.core.PluginOptions;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
+import io.vgpu.deviceplugin.core.port.NodeEvents;
+import io.vgpu.deviceplugin.core.port.PreparedClaims;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
+import io.vgpu.deviceplugin.dra.DraComponent;
+import io.vgpu.deviceplugin.dra.slice.SlicePublisher;
 import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
 import io.vgpu.deviceplugin.host.LocalHostFiles;
 import io.vgpu.deviceplugin.kube.FabricClusterAccess;
+import io.vgpu.deviceplugin.kube.FabricModeCluster;
+import io.vgpu.deviceplugin.kube.FabricNodeEvents;
+import io.vgpu.deviceplugin.kube.FabricSliceStore;
+import io.vgpu.deviceplugin.kube.KubeNodeWatch;
 import io.vgpu.deviceplugin.kube.KubePodDirectory;
 import io.vgpu.deviceplugin.monitor.MonitorConfig;
+import io.vgpu.deviceplugin.mode.ModeController;
+import io.vgpu.deviceplugin.mode.ModeSettings;
 import io.vgpu.deviceplugin.monitor.VgpuMonitor;
 import io.vgpu.hamicore.NativeNvml;
 import io.vgpu.hamicore.Nvml;
@@ -40,8 +50,6 @@ import io.vgpu.hamicore.NvmlConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,8 +64,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The node agent's composition root (STYLE §3): configuration from the environment (fail fast), then
  * the Kubernetes client and the device source (NVML via hamicore-jni, or a fake GPU file), then the
- * services, then the verticles (register loop, XID watcher, vGPU monitor, kubelet plugin), then the
- * shutdown hook.
+ * services, then what runs in both modes (XID watcher, vGPU monitor, node informer), then the mode
+ * controller with device-plugin mode's parts (register loop, kubelet plugin) and DRA mode's components
+ * (ResourceSlice publisher; the kubelet DRA plugin joins {@code kubeletPlugins}), then the shutdown hook.
  */
 public final class Main {
 
@@ -159,35 +168,60 @@ public final class Main {
         ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
         ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
-        NodeLockReleaser releaser = new NodeLockReleaser(cluster);
-        AllocationService allocations = new AllocationService(config.nodeName(), cluster,
-                host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
-                state::inventory, releaser);
-        RegisterPublisher publisher = new RegisterPublisher(cluster, config.nodeName());
-        KubeletRegistration registration = config.registerWithKubelet()
-                ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
-                        nvidia.resourceCountName(), PluginOptions.forRegistration(node.enableGetPreferredAllocation()))
-                : null;
-        NodeAgent agent = new NodeAgent(vertx, () -> new DevicePluginVerticle(
-                new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(), nvidia.enableNumaTopology()),
-                config.pluginSocket(), registration), config.registerRetry(), source, pool);
-        return vertx.deployVerticle(new NodeRegisterVerticle(source, state, RegisterSettings.of(node), publisher,
-                        config.registerInterval(), config.registerRetry()))
-                .compose(id -> {
-                    agent.addDeployment(id);
-                    return startXidWatcher(vertx, config, source, state, agent);
-                })
+        NodeAgent agent = new NodeAgent(vertx, source, pool);
+        KubeNodeWatch nodeWatch = KubeNodeWatch.start(client, config.nodeName());
+        agent.addWatcher(nodeWatch);
+        NodeEvents events = new FabricNodeEvents(client, config.nodeName(), nodeWatch, pool, config.kubeTimeout(),
+                Clock.systemUTC());
+        FabricModeCluster modeCluster = new FabricModeCluster(client, config.nodeName(), nvidia.resourceCountName(), pool,
+                config.kubeTimeout());
+        // part B wires the kubelet DRA plugin here: its checkpoint answers for prepared claims, and it joins the list
+        PreparedClaims prepared = modeCluster::allocatedClaimUids;
+        List<DraComponent> kubeletPlugins = List.of();
+        ModeController mode = new ModeController(vertx,
+                new ModeSettings(config.nodeName(), config.mode(), config.draEnabled(), config.modeRetry()),
+                modeCluster, prepared, nodeWatch, events, devicePluginMode(vertx, config, cluster, host, source, state, node),
+                slicePublisher(vertx, config, client, pool, nodeWatch, events, source, state, node), kubeletPlugins);
+        agent.setMode(mode);
+        return startXidWatcher(vertx, config, source, state, agent)
                 .compose(v -> deployMonitor(vertx, config, client, source, host, agent))
-                .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
-                .compose(v -> watchKubelet(vertx, config, agent))
+                .compose(v -> mode.start())
                 .map(agent)
                 .recover(error -> agent.close().transform(ignored -> Future.failedFuture(error)));
     }
 
-    /** HAMi skips the kubelet plugin when there is no device; the register loop still publishes {@code []}. */
-    private static Future<Void> noDevices() {
-        LOG.warn("no GPU found: not registering a device plugin with kubelet");
-        return Future.succeededFuture();
+    /** Device-plugin mode's parts: the register loop, the kubelet device plugin and the kubelet socket watcher. */
+    private static ModeController.Part devicePluginMode(Vertx vertx, DevicePluginConfig config, ClusterAccess cluster,
+                                                        LocalHostFiles host, DeviceSource source, DeviceState state,
+                                                        NodeSettings node) {
+        NvidiaSettings nvidia = node.nvidia();
+        NodeLockReleaser releaser = new NodeLockReleaser(cluster);
+        AllocationService allocations = new AllocationService(config.nodeName(), cluster,
+                host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
+                state::inventory, releaser);
+        KubeletRegistration registration = config.registerWithKubelet()
+                ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
+                        nvidia.resourceCountName(), PluginOptions.forRegistration(node.enableGetPreferredAllocation()))
+                : null;
+        DevicePluginMode parts = new DevicePluginMode(vertx,
+                () -> new DevicePluginVerticle(new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(),
+                        nvidia.enableNumaTopology()), config.pluginSocket(), registration),
+                // a fresh publisher per start: it remembers what it wrote, and leaving the mode removed that
+                () -> new NodeRegisterVerticle(source, state, RegisterSettings.of(node),
+                        new RegisterPublisher(cluster, config.nodeName()), config.registerInterval(), config.registerRetry()),
+                !state.devices().isEmpty(),
+                config.registerWithKubelet() ? onRestart -> KubeletSocketWatcher.start(config.kubeletSocket(), onRestart) : null,
+                config.registerRetry());
+        return new ModeController.Part(parts::start, parts::stop);
+    }
+
+    /** DRA mode's ResourceSlice publisher: rescans as often as the register loop, retries as it does. */
+    private static SlicePublisher slicePublisher(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
+                                                 ExecutorService pool, KubeNodeWatch nodeWatch, NodeEvents events,
+                                                 DeviceSource source, DeviceState state, NodeSettings node) {
+        return new SlicePublisher(vertx, config.nodeName(), new FabricSliceStore(client, pool, config.kubeTimeout()),
+                nodeWatch, events, () -> vertx.executeBlocking(source::scan).onSuccess(state::applySourceHealth),
+                state, node, config.registerInterval(), config.registerRetry());
     }
 
     private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, DeviceSource source,
@@ -197,7 +231,7 @@ public final class Main {
         }
         return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll()))
                 .map(watcher -> {
-                    watcher.ifPresent(agent::addXidWatcher);
+                    watcher.ifPresent(agent::addWatcher);
                     return null;
                 });
     }
@@ -246,19 +280,6 @@ public final class Main {
     /** The NVML handle the device source already opened (shared, closed with the source); none for fake GPUs. */
     static Optional<Nvml> monitorNvml(DeviceSource source) {
         return source instanceof NvmlDeviceSource nvml ? Optional.of(nvml.nvml()) : Optional.empty();
-    }
-
-    private static Future<Void> watchKubelet(Vertx vertx, DevicePluginConfig config, NodeAgent agent) {
-        if (!config.registerWithKubelet()) {
-            return Future.succeededFuture();
-        }
-        try {
-            agent.addWatcher(KubeletSocketWatcher.start(config.kubeletSocket(),
-                    () -> vertx.runOnContext(v -> agent.restartPlugin())));
-            return Future.succeededFuture();
-        } catch (IOException e) {
-            return Future.failedFuture(new UncheckedIOException("cannot watch " + config.kubeletDir() + ": " + e.getMessage(), e));
-        }
     }
 
     /** Allocate settings from the process config and the node's effective device config. */

@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
 import io.vgpu.deviceplugin.devices.DeviceSource;
+import io.vgpu.deviceplugin.devices.FakeGpuSource;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -111,6 +112,24 @@ final class AgentFixture implements AutoCloseable {
             throws Exception {
         AgentFixture fx = prepare(dir, node, client, env);
         fx.agent = fx.startAgent(source).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return fx;
+    }
+
+    /**
+     * The node with these labels and annotations, fake GPUs from {@code gpus}, then the agent: how the DRA
+     * tests start a node in a chosen mode.
+     */
+    static AgentFixture startNode(Path dir, String node, KubernetesClient client, Map<String, String> labels,
+                                  Map<String, String> annotations, Map<String, String> env, String gpus) throws Exception {
+        Files.writeString(dir.resolve("gpus.yaml"), gpus);
+        AgentFixture fx = prepare(dir, node, client, env);
+        client.nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().putAll(labels);
+            n.getMetadata().getAnnotations().putAll(annotations);
+            return n;
+        });
+        fx.agent = fx.startAgent(new FakeGpuSource(dir.resolve("gpus.yaml"))).toCompletionStage().toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         return fx;
     }
 

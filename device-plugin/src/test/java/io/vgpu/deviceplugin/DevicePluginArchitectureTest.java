@@ -31,7 +31,8 @@ class DevicePluginArchitectureTest {
     void allocationCoreUsesOnlyTheJdkAndThePureModel() {
         classes().that().resideInAPackage("io.vgpu.deviceplugin.core..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage(
-                        "java..", "io.vgpu.state.model..", "io.vgpu.state.codec..", "io.vgpu.deviceplugin.core..")
+                        "java..", "io.vgpu.state.model..", "io.vgpu.state.codec..", "io.vgpu.state.dra..",
+                        "io.vgpu.deviceplugin.core..")
                 .because("the core is plain Java over ports; adapters (gRPC, fabric8, JNI, files) plug in from outside")
                 .check(PLUGIN);
     }

@@ -71,10 +71,11 @@ public interface Nvml extends AutoCloseable {
     OptionalInt minorNumber(int index);
 
     /**
-     * Architecture ({@code nvmlDeviceGetArchitecture}) by NVML's name: {@code Kepler}, {@code Maxwell},
-     * {@code Pascal}, {@code Volta}, {@code Turing}, {@code Ampere}, {@code Ada}, {@code Hopper},
-     * {@code Blackwell}; {@code Unknown} for NVML's own "unknown" and for codes this library does not
-     * know. Empty when the driver cannot be asked.
+     * Architecture ({@code nvmlDeviceGetArchitecture}) by name as NVIDIA's go-nvlib spells it (and so
+     * as NVIDIA's DRA driver publishes it): {@code Kepler}, {@code Maxwell}, {@code Pascal}, {@code Volta},
+     * {@code Turing}, {@code Ampere}, {@code Ada Lovelace}, {@code Hopper}, {@code Blackwell}, {@code Orin};
+     * {@code Unknown} for NVML's own "unknown" and for codes this library does not know. Empty when the
+     * driver cannot be asked.
      */
     Optional<String> architecture(int index);
 

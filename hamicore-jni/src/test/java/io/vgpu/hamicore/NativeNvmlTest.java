@@ -85,9 +85,9 @@ class NativeNvmlTest {
 
     static Stream<Arguments> architectureNames() {
         return Stream.of(Arguments.of(2, "Kepler"), Arguments.of(3, "Maxwell"), Arguments.of(4, "Pascal"),
-                Arguments.of(5, "Volta"), Arguments.of(6, "Turing"), Arguments.of(7, "Ampere"), Arguments.of(8, "Ada"),
+                Arguments.of(5, "Volta"), Arguments.of(6, "Turing"), Arguments.of(7, "Ampere"), Arguments.of(8, "Ada Lovelace"),
                 Arguments.of(9, "Hopper"), Arguments.of(10, "Blackwell"), Arguments.of(0, "Unknown"),
-                Arguments.of(1, "Unknown"), Arguments.of(11, "Unknown"), Arguments.of(-1, "Unknown"));
+                Arguments.of(1, "Unknown"), Arguments.of(11, "Orin"), Arguments.of(12, "Unknown"), Arguments.of(-1, "Unknown"));
     }
 
     @ParameterizedTest(name = "architecture {0} is {1}")

@@ -3,6 +3,8 @@ package io.vgpu.deviceplugin.config;
 import io.vgpu.deviceplugin.core.DeviceIdStrategy;
 import io.vgpu.deviceplugin.core.DeviceListStrategy;
 import io.vgpu.deviceplugin.core.XidPolicy;
+import io.vgpu.deviceplugin.core.mode.AgentMode;
+import io.vgpu.state.dra.DraNames;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +59,11 @@ import java.util.Objects;
  * @param monitorScanInterval  the monitor's feedback tick: directory scan, then observe ({@code VGPU_MONITOR_SCAN_INTERVAL}, 5s)
  * @param monitorResyncInterval grace period before the monitor deletes the directory of a pod not on this node
  *                             ({@code VGPU_MONITOR_RESYNC_INTERVAL} / {@code HAMI_RESYNC_INTERVAL}, 5m)
+ * @param mode                 the mode of a node without the label {@code vgpu.io/mode} ({@code VGPU_MODE}:
+ *                             {@code device-plugin}, the default, or {@code dra}); the label wins
+ * @param draEnabled           DRA mode may be served ({@code VGPU_DRA_ENABLED}, default true; the chart sets it
+ *                             from {@code devicePlugin.dra.enabled}, which mounts the kubelet plugin and CDI directories)
+ * @param modeRetry            how often a refused mode switch is tried again ({@code VGPU_MODE_RETRY}, 30s)
  */
 public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletSocket, boolean registerWithKubelet,
                                  Path pluginSocket, Path deviceConfigFile, Path nodeConfigFile, String hookPath,
@@ -67,7 +74,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                                  Duration registerInterval, Duration registerRetry, Duration kubeTimeout,
                                  Duration kubeletTimeout, Duration xidPoll, int metricsPort, boolean monitorEnabled,
                                  String metricsBindAddress, boolean legacyMetrics, Duration monitorScanInterval,
-                                 Duration monitorResyncInterval) {
+                                 Duration monitorResyncInterval, AgentMode mode, boolean draEnabled, Duration modeRetry) {
 
     /** Devices come from NVML through hamicore-jni. */
     public static final String SOURCE_NVML = "nvml";
@@ -82,6 +89,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
     public DevicePluginConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
+        Objects.requireNonNull(mode, "mode");
         deviceListStrategies = List.copyOf(deviceListStrategies);
         imexChannelIds = List.copyOf(imexChannelIds);
     }
@@ -121,6 +129,11 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         if (metricsBindAddress.isEmpty()) {
             r.problem("VGPU_METRICS_BIND_ADDRESS must not be blank (0.0.0.0 listens on every interface)");
         }
+        AgentMode mode = r.parsed("VGPU_MODE", null, AgentMode.DEVICE_PLUGIN, "device-plugin or dra", AgentMode::parse);
+        boolean draEnabled = r.bool("VGPU_DRA_ENABLED", null, true);
+        if (mode == AgentMode.DRA && !draEnabled) {
+            r.problem("VGPU_MODE=dra needs VGPU_DRA_ENABLED=true");
+        }
         XidPolicy xids = XidPolicy.fromEnv(r.raw("VGPU_DISABLE_HEALTHCHECKS", "DP_DISABLE_HEALTHCHECKS").orElse(null),
                 r.raw("VGPU_ENABLE_HEALTHCHECKS", "DP_ENABLE_HEALTHCHECKS").orElse(null));
         DevicePluginConfig config = new DevicePluginConfig(node, kubeletDir, kubeletSocket, register, pluginSocket,
@@ -149,7 +162,8 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                 metricsBindAddress,
                 r.bool("VGPU_LEGACY_METRICS", null, false),
                 r.duration("VGPU_MONITOR_SCAN_INTERVAL", Duration.ofSeconds(5)),
-                r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)));
+                r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)),
+                mode, draEnabled, r.duration("VGPU_MODE_RETRY", Duration.ofSeconds(30)));
         r.validate();
         return config;
     }
@@ -169,6 +183,8 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         out.put("deviceIdStrategy", deviceIdStrategy);
         out.put("xidChecks", xidPolicy.allDisabled() ? "disabled" : "enabled");
         out.put("registerInterval", registerInterval);
+        out.put("mode", mode.wire() + " (unless the node label " + DraNames.MODE_LABEL + " says otherwise)");
+        out.put("draEnabled", draEnabled);
         out.put("metricsPort", metricsPort);
         out.put("monitorEnabled", monitorEnabled);
         if (monitorEnabled) {

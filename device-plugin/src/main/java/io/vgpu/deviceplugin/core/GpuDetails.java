@@ -19,14 +19,16 @@ import java.util.regex.Pattern;
  *                              (node-wide: the same on every GPU of a scan; not always strict semver)
  * @param cudaDriverVersion     {@code <major>.<minor>} of the newest CUDA the driver supports, e.g.
  *                              {@code 12.4} (node-wide)
+ * @param pciBusId              the PCI address as NVML prints it, e.g. {@code 00000000:3B:00.0} (DRA's
+ *                              {@code resource.kubernetes.io/pciBusID}; PCI order)
  */
 public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture, Optional<String> brand,
                          Optional<String> cudaComputeCapability, Optional<String> driverVersion,
-                         Optional<String> cudaDriverVersion) {
+                         Optional<String> cudaDriverVersion, Optional<String> pciBusId) {
 
     /** Nothing known. */
     public static final GpuDetails UNKNOWN = new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
     private static final Pattern MAJOR_MINOR = Pattern.compile("\\d{1,9}\\.\\d{1,9}");
 
@@ -43,9 +45,17 @@ public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture,
         cudaComputeCapability = majorMinor(cudaComputeCapability, "cudaComputeCapability");
         driverVersion = nonBlank(driverVersion, "driverVersion");
         cudaDriverVersion = majorMinor(cudaDriverVersion, "cudaDriverVersion");
+        pciBusId = nonBlank(pciBusId, "pciBusId");
         if (minorNumber.isPresent() && minorNumber.getAsInt() < 0) {
             throw new IllegalArgumentException("minorNumber must not be negative: " + minorNumber.getAsInt());
         }
+    }
+
+    /** Facts without a PCI address. */
+    public GpuDetails(OptionalInt minorNumber, Optional<String> architecture, Optional<String> brand,
+                      Optional<String> cudaComputeCapability, Optional<String> driverVersion,
+                      Optional<String> cudaDriverVersion) {
+        this(minorNumber, architecture, brand, cudaComputeCapability, driverVersion, cudaDriverVersion, Optional.empty());
     }
 
     private static Optional<String> nonBlank(Optional<String> value, String what) {

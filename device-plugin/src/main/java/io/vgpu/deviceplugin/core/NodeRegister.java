@@ -1,6 +1,7 @@
 package io.vgpu.deviceplugin.core;
 
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.RegisteredCapacity;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,8 +26,6 @@ import java.util.Map;
  */
 public final class NodeRegister {
 
-    private static final long MIB = 1024L * 1024L;
-
     private NodeRegister() {
     }
 
@@ -42,19 +41,16 @@ public final class NodeRegister {
         List<String> skipped = new ArrayList<>();
         boolean mig = AllocateSettings.MODE_MIG.equals(settings.operatingMode());
         for (GpuFacts gpu : ordered) {
-            long mib;
+            int mib;
             if (gpu.memoryTotalBytes().isPresent()) {
-                mib = (int) (gpu.memoryTotalBytes().getAsLong() / MIB);
+                mib = RegisteredCapacity.mib(gpu.memoryTotalBytes().getAsLong());
             } else if (settings.preConfiguredMemory() > 0) {
                 mib = (int) settings.preConfiguredMemory();
             } else {
                 skipped.add(gpu.uuid());
                 continue;
             }
-            int devmem = (int) mib;
-            if (settings.memoryScaling() != 1 && !mig) {
-                devmem = (int) ((double) devmem * settings.memoryScaling());
-            }
+            int devmem = mig ? mib : RegisteredCapacity.scaledMib(mib, settings.memoryScaling());
             boolean healthy = health.getOrDefault(gpu.uuid(), gpu.healthy());
             devices.add(new GpuDevice(gpu.uuid(), gpu.index(), settings.splitCount(), devmem,
                     mig ? 100 : devcore(settings.coreScaling()), registeredType(gpu.name()),
@@ -65,7 +61,7 @@ public final class NodeRegister {
 
     /** {@code int32(deviceCoreScaling * 100)}: IEEE-754 double product, truncated toward zero. */
     public static int devcore(double coreScaling) {
-        return (int) (coreScaling * 100);
+        return RegisteredCapacity.cores(coreScaling);
     }
 
     /** HAMi's {@code health} field: kubelet's health string equals {@code healthy} ignoring case. */

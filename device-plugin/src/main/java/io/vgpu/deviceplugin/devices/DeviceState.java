@@ -4,9 +4,11 @@ import io.vgpu.deviceplugin.core.DeviceFilter;
 import io.vgpu.deviceplugin.core.DeviceInventory;
 import io.vgpu.deviceplugin.core.GpuFacts;
 import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.state.dra.GpuHealth;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +26,9 @@ import java.util.function.Consumer;
  *  Unhealthy ──file says healthy again (fake source only)────────────────► Healthy
  * </pre>
  *
- * An XID-marked device stays unhealthy until the plugin restarts (HAMi has no way back either).
+ * An XID-marked device stays unhealthy until the plugin restarts (HAMi has no way back either). For DRA
+ * mode's taints it also remembers which unhealthy devices raised an XID critical error themselves
+ * ({@link #markFatalXid}): those are tainted NoExecute, the others NoSchedule ({@link #sliceHealth}).
  * Listeners are called after every change, on the thread that made it; they must not block.
  * Thread-safe.
  */
@@ -32,6 +36,8 @@ public final class DeviceState {
 
     private final List<Consumer<List<PhysicalDevice>>> listeners = new CopyOnWriteArrayList<>();
     private final Set<String> xidUnhealthy = new HashSet<>();
+    /** The XID critical error each device raised itself (the first one). */
+    private final Map<String, Long> fatalXids = new HashMap<>();
     private Map<String, PhysicalDevice> devices;
 
     private DeviceState(Map<String, PhysicalDevice> devices) {
@@ -71,6 +77,30 @@ public final class DeviceState {
     /** True when {@code uuid} is served. */
     public synchronized boolean serves(String uuid) {
         return devices.containsKey(uuid);
+    }
+
+    /**
+     * Marks one device unhealthy because it raised XID critical error {@code xid} (sticky; DRA mode
+     * evicts its shares); unknown UUIDs are ignored.
+     */
+    public void markFatalXid(String uuid, long xid) {
+        synchronized (this) {
+            if (devices.containsKey(uuid)) {
+                fatalXids.putIfAbsent(uuid, xid);
+            }
+        }
+        markUnhealthy(uuid);
+    }
+
+    /**
+     * The health DRA mode's slice shows, by UUID: healthy, a fatal XID the device raised, or unhealthy
+     * for any other reason.
+     */
+    public synchronized Map<String, GpuHealth> sliceHealth() {
+        Map<String, GpuHealth> out = new LinkedHashMap<>();
+        devices.values().forEach(d -> out.put(d.id(), d.healthy() ? GpuHealth.HEALTHY
+                : fatalXids.containsKey(d.id()) ? GpuHealth.fatalXid(fatalXids.get(d.id())) : GpuHealth.UNHEALTHY));
+        return out;
     }
 
     /** Marks one device unhealthy after an XID (sticky); unknown UUIDs are ignored. */

@@ -34,9 +34,10 @@ import java.util.Set;
  *     numa: 0                 # default: unknown
  *     healthy: true           # default: true
  *     minor: 0                # /dev/nvidia&lt;minor&gt;, unique; default: the GPU's index
- *     architecture: Ampere    # NVML's name; default: unknown
+ *     architecture: Ampere    # go-nvlib's name (Ada Lovelace, Hopper, ...); default: unknown
  *     brand: Nvidia           # NVML's name; default: unknown
  *     cudaComputeCapability: "8.0"   # quoted major.minor; default: unknown
+ *     pciBusId: "00000000:07:00.0"   # as NVML prints it; default: unknown
  * </pre>
  *
  * Versions must be quoted: YAML would read {@code 12.10} as the number 12.1.
@@ -133,7 +134,7 @@ public final class FakeGpuSource implements DeviceSource {
         int minor = n.hasNonNull("minor") ? (int) nonNegative(n, "minor", where) : index;
         GpuDetails details = new GpuDetails(OptionalInt.of(minor), optionalText(n, "architecture", where, false),
                 optionalText(n, "brand", where, false), optionalText(n, "cudaComputeCapability", where, true),
-                driverVersion, cudaDriverVersion);
+                driverVersion, cudaDriverVersion, optionalText(n, "pciBusId", where, false));
         return new GpuFacts(uuid, index, name, memory, numa, healthy, details);
     }
 

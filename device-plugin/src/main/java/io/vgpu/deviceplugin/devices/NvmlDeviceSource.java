@@ -90,7 +90,8 @@ public final class NvmlDeviceSource implements DeviceSource {
                 bestEffort(index, () -> nvml.brand(index)),
                 bestEffort(index, () -> nvml.cudaComputeCapability(index)).map(MajorMinor::toString),
                 driver.version(),
-                driver.cudaVersion().map(MajorMinor::toString));
+                driver.cudaVersion().map(MajorMinor::toString),
+                bestEffort(index, () -> Optional.of(nvml.pciBusId(index))).filter(id -> !id.isBlank()));
     }
 
     /** The fact, or unknown when its query fails (warned once per GPU, function and code). */

@@ -74,7 +74,7 @@ public final class XidHealthWatcher implements AutoCloseable {
             return;
         }
         LOG.warn("XID {} on {}: device marked unhealthy", event.xid(), event.deviceUuid());
-        state.markUnhealthy(event.deviceUuid());
+        state.markFatalXid(event.deviceUuid(), event.xid());
     }
 
     /** Stops the watcher thread and frees the event set (waits up to about one poll period). */

@@ -19,12 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -39,8 +35,7 @@ public final class FabricClusterAccess implements ClusterAccess {
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
     private final KubernetesClient client;
-    private final Executor executor;
-    private final Duration timeout;
+    private final KubeCalls calls;
 
     /**
      * @param executor where the blocking fabric8 calls run (a dedicated pool)
@@ -48,8 +43,7 @@ public final class FabricClusterAccess implements ClusterAccess {
      */
     public FabricClusterAccess(KubernetesClient client, Executor executor, Duration timeout) {
         this.client = Objects.requireNonNull(client, "client");
-        this.executor = Objects.requireNonNull(executor, "executor");
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.calls = new KubeCalls(executor, timeout);
     }
 
     @Override
@@ -117,19 +111,6 @@ public final class FabricClusterAccess implements ClusterAccess {
     }
 
     private <T> CompletionStage<T> call(Supplier<T> request) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        CompletableFuture.supplyAsync(request, executor)
-                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((value, error) -> {
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                    if (cause == null) {
-                        result.complete(value);
-                    } else if (cause instanceof TimeoutException) {
-                        result.completeExceptionally(new TimeoutException("Kubernetes API call timed out after " + timeout.toMillis() + " ms"));
-                    } else {
-                        result.completeExceptionally(cause);
-                    }
-                });
-        return result;
+        return calls.call(request);
     }
 }

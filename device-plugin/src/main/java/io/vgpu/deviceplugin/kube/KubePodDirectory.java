@@ -77,7 +77,8 @@ public final class KubePodDirectory implements PodDirectory, AutoCloseable {
                         .withLabel(MonitoredPod.ASSIGNED_NODE_LABEL, node).runnableInformer(0)));
     }
 
-    private static SharedIndexInformer<Pod> retrying(String what, SharedIndexInformer<Pod> informer) {
+    /** The informer, set to log a failure and keep retrying (list and watch again) instead of stopping. */
+    static <T> SharedIndexInformer<T> retrying(String what, SharedIndexInformer<T> informer) {
         return informer.exceptionHandler((started, failure) -> {
             LOG.warn("{} informer: {} (retrying)", what, failure.toString());
             return true;

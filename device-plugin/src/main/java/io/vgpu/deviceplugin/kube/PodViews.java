@@ -71,7 +71,7 @@ final class PodViews {
         return out;
     }
 
-    private static Map<String, String> nonNullValues(Map<String, String> map) {
+    static Map<String, String> nonNullValues(Map<String, String> map) {
         Map<String, String> out = new LinkedHashMap<>();
         if (map != null) {
             map.forEach((k, v) -> {

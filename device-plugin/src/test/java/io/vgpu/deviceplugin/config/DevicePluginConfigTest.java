@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin.config;
 
 import io.vgpu.deviceplugin.core.DeviceIdStrategy;
 import io.vgpu.deviceplugin.core.DeviceListStrategy;
+import io.vgpu.deviceplugin.core.mode.AgentMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,6 +43,17 @@ class DevicePluginConfigTest {
         assertThat(c.registerRetry()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.metricsPort()).isEqualTo(9394);
         assertThat(c.xidPolicy().isDisabled(43)).isTrue();
+    }
+
+    @Test
+    void modeDefaultsToDevicePluginWithDraPossible() {
+        DevicePluginConfig c = DevicePluginConfig.fromEnv(env("NODE_NAME", "gpu-1"));
+        assertThat(c.mode()).isEqualTo(AgentMode.DEVICE_PLUGIN);
+        assertThat(c.draEnabled()).isTrue();
+        assertThat(c.modeRetry()).isEqualTo(Duration.ofSeconds(30));
+        DevicePluginConfig dra = DevicePluginConfig.fromEnv(env("NODE_NAME", "gpu-1", "VGPU_MODE", " DRA ", "VGPU_MODE_RETRY", "5s"));
+        assertThat(dra.mode()).isEqualTo(AgentMode.DRA);
+        assertThat(dra.modeRetry()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
@@ -100,7 +112,10 @@ class DevicePluginConfigTest {
                 Arguments.of("bad legacy flag", env("NODE_NAME", "n", "VGPU_LEGACY_METRICS", "on"), "VGPU_LEGACY_METRICS=on is not true or false"),
                 Arguments.of("zero scan interval", env("NODE_NAME", "n", "VGPU_MONITOR_SCAN_INTERVAL", "0s"), "VGPU_MONITOR_SCAN_INTERVAL=0s is not a positive Go duration"),
                 Arguments.of("bad HAMi resync interval", env("NODE_NAME", "n", "HAMI_RESYNC_INTERVAL", "5"), "HAMI_RESYNC_INTERVAL=5 is not a positive Go duration"),
-                Arguments.of("socket clash", env("NODE_NAME", "n", "VGPU_PLUGIN_SOCKET", "kubelet.sock"), "must differ from the kubelet socket"));
+                Arguments.of("socket clash", env("NODE_NAME", "n", "VGPU_PLUGIN_SOCKET", "kubelet.sock"), "must differ from the kubelet socket"),
+                Arguments.of("unknown mode", env("NODE_NAME", "n", "VGPU_MODE", "both"), "VGPU_MODE=both is not device-plugin or dra"),
+                Arguments.of("DRA mode while disabled", env("NODE_NAME", "n", "VGPU_MODE", "dra", "VGPU_DRA_ENABLED", "false"),
+                        "VGPU_MODE=dra needs VGPU_DRA_ENABLED=true"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -45,6 +45,11 @@ class DeviceSourcesTest {
                 Optional.empty());
     }
 
+    private static GpuDetails pciOnly(String busId) {
+        return new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of(busId));
+    }
+
     @Test
     void fakeGpuFileCarriesIdentityFactsWithTheDriverVersionsNodeWide() {
         List<GpuFacts> gpus = FakeGpuSource.parse("""
@@ -58,11 +63,12 @@ class DeviceSourcesTest {
                     architecture: Hopper
                     brand: Nvidia
                     cudaComputeCapability: "9.0"
+                    pciBusId: "00000000:18:00.0"
                   - {uuid: GPU-t, name: Tesla T4, memoryMiB: 15360, cudaComputeCapability: "07.5"}
                 """, "gpus.yaml");
         assertThat(gpus).extracting(GpuFacts::details).containsExactly(
                 new GpuDetails(OptionalInt.of(3), Optional.of("Hopper"), Optional.of("Nvidia"), Optional.of("9.0"),
-                        Optional.of("550.54.15"), Optional.of("12.4")),
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:18:00.0")),
                 new GpuDetails(OptionalInt.of(1), Optional.empty(), Optional.empty(), Optional.of("7.5"),
                         Optional.of("550.54.15"), Optional.of("12.4")));
     }
@@ -94,8 +100,10 @@ class DeviceSourcesTest {
         NvmlDeviceSource source = new NvmlDeviceSource(nvml, "nvml:fake");
         nvml.failOn("nvmlDeviceGetMemoryInfo", 1, NvmlException.NOT_SUPPORTED);
         assertThat(source.scan()).containsExactly(
-                new GpuFacts("GPU-a", 0, "Tesla T4", OptionalLong.of(16L << 30), OptionalInt.of(1), true),
-                new GpuFacts("GPU-b", 1, "NVIDIA GB10", OptionalLong.empty(), OptionalInt.of(0), true));
+                new GpuFacts("GPU-a", 0, "Tesla T4", OptionalLong.of(16L << 30), OptionalInt.of(1), true,
+                        pciOnly("00000000:3B:00.0")),
+                new GpuFacts("GPU-b", 1, "NVIDIA GB10", OptionalLong.empty(), OptionalInt.of(0), true,
+                        pciOnly("00000000:3C:00.0")));
         nvml.failOn("nvmlDeviceGetName", 0, NvmlException.GPU_IS_LOST);
         assertThatThrownBy(source::scan).isInstanceOf(NvmlException.class).hasMessageContaining("nvmlDeviceGetName");
     }
@@ -109,10 +117,10 @@ class DeviceSourcesTest {
         nvml.setDriver(new DriverInfo(Optional.of("550.54.15"), Optional.of(MajorMinor.fromCudaVersion(12040))));
         assertThat(new NvmlDeviceSource(nvml, "nvml:fake").scan()).extracting(GpuFacts::details).containsExactly(
                 new GpuDetails(OptionalInt.of(2), Optional.of("Hopper"), Optional.of("Nvidia"), Optional.of("9.0"),
-                        Optional.of("550.54.15"), Optional.of("12.4")),
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:18:00.0")),
                 // facts the driver does not know stay unknown; the node-wide versions are on every GPU
                 new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of("550.54.15"), Optional.of("12.4")));
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:3B:00.0")));
     }
 
     @Test
@@ -133,7 +141,8 @@ class DeviceSourcesTest {
             }
             assertThat(source.scan()).containsExactly(new GpuFacts("GPU-h", 0, "NVIDIA H100 80GB HBM3",
                     OptionalLong.of(80L << 30), OptionalInt.of(0), true, new GpuDetails(OptionalInt.of(2),
-                    Optional.of("Hopper"), Optional.empty(), Optional.of("9.0"), Optional.empty(), Optional.of("12.4"))));
+                    Optional.of("Hopper"), Optional.empty(), Optional.of("9.0"), Optional.empty(), Optional.of("12.4"),
+                    Optional.of("00000000:18:00.0"))));
         }
     }
 

@@ -13,6 +13,7 @@ import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.port.QuotaObservation;
+import io.vgpu.state.dra.DraNames;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,8 +63,9 @@ final class KubeObjects {
         ObjectMeta meta = node.getMetadata();
         Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
         Quantity gpus = allocatable == null ? null : allocatable.get(gpuResource);
+        boolean dra = meta.getLabels() != null && DraNames.MODE_DRA.equals(meta.getLabels().get(DraNames.MODE_LABEL));
         return new NodeObservation(meta.getName(), filtered(meta.getAnnotations(), false), ceil(gpus),
-                meta.getResourceVersion());
+                meta.getResourceVersion(), dra);
     }
 
     /** The quota's integer {@code limits.<resource>} entries, keyed by resource (spec §8.4). */

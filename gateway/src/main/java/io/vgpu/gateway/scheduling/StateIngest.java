@@ -15,6 +15,7 @@ import io.vgpu.state.codec.NodeLockCodec;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.NodeRegistration;
 import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.NodeInventory;
@@ -46,6 +47,8 @@ import java.util.function.Predicate;
  * Turns informer events into idempotent changes of the shared state (DESIGN.md §3 "Ingest once"):
  * only for node keys this replica owns, so N replicas do not write N times.
  * <ul>
+ *   <li>node upsert of a node labelled {@code vgpu.io/mode=dra}: forget its devices (DRA mode; stale register
+ *       annotations are ignored, and no handshake is stamped);</li>
  *   <li>node upsert: register its devices from {@code hami.io/node-nvidia-register} (an undecodable or
  *       missing annotation keeps what is registered, as HAMi does); when the node's
  *       {@code hami.io/mutex.lock} annotation is gone, release the lock held in the node's state;</li>
@@ -125,6 +128,17 @@ public final class StateIngest implements ClusterEvents, LockReleases {
     public void nodeUpserted(NodeObservation node) {
         String seenBefore = trackLock(node);
         if (!state.ownsNode(node.name())) {
+            return;
+        }
+        if (node.draMode()) {
+            // DRA mode (DESIGN.md §8): kube-scheduler allocates this node's GPUs from its ResourceSlice; a register
+            // annotation left from device-plugin mode must not sell them a second time
+            if (state.nodeState(node.name()) != null) {
+                LOG.info("node {} is in DRA mode ({}={}): not eligible for the extender", node.name(),
+                        DraNames.MODE_LABEL, DraNames.MODE_DRA);
+                logFailure("remove node " + node.name(), state.removeNode(node.name()));
+            }
+            releaseLockWhenAnnotationGone(node, seenBefore);
             return;
         }
         Optional<NodeInventory> inventory = inventory(node);

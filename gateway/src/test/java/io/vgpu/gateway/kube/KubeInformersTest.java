@@ -125,7 +125,21 @@ class KubeInformersTest {
         assertThat(seen.cordon()).isEqualTo("GPU-9");
         assertThat(seen.annotations()).doesNotContainKey("node.alpha.kubernetes.io/ttl");
         assertThat(seen.allocatableGpus()).isEqualTo(2);
+        assertThat(seen.draMode()).isFalse();
         assertThat(informers.node(name)).contains(seen);
+    }
+
+    @Test
+    void aNodeLabelledForDraModeIsDeliveredAsSuch() {
+        String name = "node-" + ns;
+        client.resource(node(name).annotation(HamiAnnotations.NODE_NVIDIA_REGISTER, KubeFixtures.ONE_GPU).build()).create();
+        eventually("node upsert", () -> !events.about(name).isEmpty());
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"labels\":{\"vgpu.io/mode\":\"dra\"}}}");
+
+        eventually("node updated", () -> events.about(name).size() == 2);
+        assertThat(((NodeObservation) events.about(name).get(0).value()).draMode()).isFalse();
+        assertThat(((NodeObservation) events.about(name).get(1).value()).draMode()).isTrue();
     }
 
     @Test

@@ -86,6 +86,34 @@ class StateIngestTest {
         assertThat(ingest.sawReleased("n8", new NodeLockHolder("ns", "b", since))).isFalse();
     }
 
+    // ------------------------------------------------------------------ DRA mode
+
+    @Test
+    void aNodeLabelledForDraModeIsIneligibleEvenWithItsRegisterAnnotationLeft() {
+        List<String> health = new CopyOnWriteArrayList<>();
+        StateIngest watched = new StateIngest(state, new NodeHealth() {
+            @Override
+            public CompletionStage<Boolean> healthy(NodeObservation node) {
+                health.add(node.name());
+                return CompletableFuture.completedFuture(true);
+            }
+
+            @Override
+            public void forget(String node) {
+            }
+        }, CLOCK, new Writes(Set.of()));
+        watched.nodeUpserted(registered("n1"));
+        assertThat(state.nodeState("n1").registered()).isTrue();
+
+        NodeObservation dra = registered("n1");
+        watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "2", true));
+
+        assertThat(state.nodeState("n1")).as("its devices are withdrawn from the extender").isNull();
+        assertThat(health).as("no handshake is stamped on a DRA node").containsExactly("n1");
+        watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "3", true));
+        assertThat(state.nodeState("n1")).as("and never registered again while labelled").isNull();
+    }
+
     // ------------------------------------------------------------------ resync
 
     @Test

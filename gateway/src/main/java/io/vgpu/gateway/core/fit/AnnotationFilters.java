@@ -1,9 +1,9 @@
 package io.vgpu.gateway.core.fit;
 
+import io.vgpu.state.codec.DeviceCordon;
 import io.vgpu.state.codec.HamiAnnotations;
 
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -96,17 +96,7 @@ public final class AnnotationFilters {
      * empties skipped. Null or blank means none.
      */
     public static Set<String> cordonedUuids(String value) {
-        if (value == null || GoText.trimSpace(value).isEmpty()) {
-            return Set.of();
-        }
-        Set<String> out = new HashSet<>();
-        for (String item : value.split(",", -1)) {
-            String uuid = GoText.trimSpace(item);
-            if (!uuid.isEmpty()) {
-                out.add(uuid);
-            }
-        }
-        return Set.copyOf(out);
+        return DeviceCordon.uuids(value);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.vgpu.gateway.core.fit;
 
 import io.vgpu.state.codec.GoStrconv;
+import io.vgpu.state.codec.GoStrings;
 
 /**
  * The few Go standard-library string primitives whose exact behaviour HAMi's decisions depend on
@@ -15,34 +16,9 @@ public final class GoText {
     private GoText() {
     }
 
-    /** Go {@code unicode.IsSpace}. */
-    static boolean isSpace(int cp) {
-        if (cp <= 0xFF) {
-            return cp == ' ' || (cp >= '\t' && cp <= '\r') || cp == 0x85 || cp == 0xA0;
-        }
-        return cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F
-                || cp == 0x205F || cp == 0x3000;
-    }
-
     /** Go {@code strings.TrimSpace}: strips leading and trailing Unicode white space. */
     public static String trimSpace(String s) {
-        int start = 0;
-        int end = s.length();
-        while (start < end) {
-            int cp = s.codePointAt(start);
-            if (!isSpace(cp)) {
-                break;
-            }
-            start += Character.charCount(cp);
-        }
-        while (end > start) {
-            int cp = s.codePointBefore(end);
-            if (!isSpace(cp)) {
-                break;
-            }
-            end -= Character.charCount(cp);
-        }
-        return s.substring(start, end);
+        return GoStrings.trimSpace(s);
     }
 
     /** Go {@code strings.ToUpper}: simple per-code-point upper-casing (no {@code ß → SS}). */

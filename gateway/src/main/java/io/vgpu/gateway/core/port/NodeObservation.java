@@ -15,15 +15,22 @@ import java.util.Objects;
  * @param allocatableGpus  status.allocatable of the configured count resource ({@code nvidia.com/gpu}),
  *                         rounded up; 0 when absent
  * @param resourceVersion  metadata.resourceVersion: opaque, compare only for equality, never for order
+ * @param draMode          the node is labelled {@code vgpu.io/mode=dra}: its GPUs are offered through DRA,
+ *                         so the extender must not place vGPU pods there, whatever annotations remain
  */
 public record NodeObservation(String name, Map<String, String> annotations, long allocatableGpus,
-                              String resourceVersion) {
+                              String resourceVersion, boolean draMode) {
 
     /** Copies the map; nulls become empty. */
     public NodeObservation {
         Objects.requireNonNull(name, "name");
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         resourceVersion = resourceVersion == null ? "" : resourceVersion;
+    }
+
+    /** A node in device-plugin mode. */
+    public NodeObservation(String name, Map<String, String> annotations, long allocatableGpus, String resourceVersion) {
+        this(name, annotations, allocatableGpus, resourceVersion, false);
     }
 
     /** {@code hami.io/node-nvidia-register}, or null. */
