@@ -34,6 +34,15 @@ public final class CdiJson {
 
     /** The spec as indented JSON. */
     public static String encode(CdiSpec spec) {
+        try {
+            return JSON.writeValueAsString(tree(spec)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a JSON tree", e);
+        }
+    }
+
+    /** The spec as a JSON tree (to embed it in another document, e.g. a checkpoint). */
+    public static ObjectNode tree(CdiSpec spec) {
         ObjectNode root = JSON.createObjectNode();
         root.put("cdiVersion", spec.cdiVersion());
         root.put("kind", spec.kind());
@@ -47,11 +56,7 @@ public final class CdiJson {
         if (!spec.containerEdits().isEmpty()) {
             root.set("containerEdits", edits(spec.containerEdits()));
         }
-        try {
-            return JSON.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a JSON tree", e);
-        }
+        return root;
     }
 
     /**
@@ -67,6 +72,15 @@ public final class CdiJson {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not valid " + (yaml ? "YAML" : "JSON") + ": " + e.getOriginalMessage(), e);
         }
+        return fromTree(root);
+    }
+
+    /**
+     * A spec from a JSON tree ({@link #tree}).
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public static CdiSpec fromTree(JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("a CDI spec must be an object");
         }

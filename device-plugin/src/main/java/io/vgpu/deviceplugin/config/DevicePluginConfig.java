@@ -57,6 +57,7 @@ import java.util.Objects;
  * @param monitorScanInterval  the monitor's feedback tick: directory scan, then observe ({@code VGPU_MONITOR_SCAN_INTERVAL}, 5s)
  * @param monitorResyncInterval grace period before the monitor deletes the directory of a pod not on this node
  *                             ({@code VGPU_MONITOR_RESYNC_INTERVAL} / {@code HAMI_RESYNC_INTERVAL}, 5m)
+ * @param draPlugin            DRA mode's kubelet plugin: sockets, checkpoint, CDI ({@code VGPU_DRA_*}, {@link DraPluginSettings})
  */
 public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletSocket, boolean registerWithKubelet,
                                  Path pluginSocket, Path deviceConfigFile, Path nodeConfigFile, String hookPath,
@@ -67,7 +68,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                                  Duration registerInterval, Duration registerRetry, Duration kubeTimeout,
                                  Duration kubeletTimeout, Duration xidPoll, int metricsPort, boolean monitorEnabled,
                                  String metricsBindAddress, boolean legacyMetrics, Duration monitorScanInterval,
-                                 Duration monitorResyncInterval) {
+                                 Duration monitorResyncInterval, DraPluginSettings draPlugin) {
 
     /** Devices come from NVML through hamicore-jni. */
     public static final String SOURCE_NVML = "nvml";
@@ -82,6 +83,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
     public DevicePluginConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
+        Objects.requireNonNull(draPlugin, "draPlugin");
         deviceListStrategies = List.copyOf(deviceListStrategies);
         imexChannelIds = List.copyOf(imexChannelIds);
     }
@@ -149,7 +151,8 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                 metricsBindAddress,
                 r.bool("VGPU_LEGACY_METRICS", null, false),
                 r.duration("VGPU_MONITOR_SCAN_INTERVAL", Duration.ofSeconds(5)),
-                r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)));
+                r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)),
+                DraPluginSettings.read(r));
         r.validate();
         return config;
     }
@@ -171,6 +174,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         out.put("registerInterval", registerInterval);
         out.put("metricsPort", metricsPort);
         out.put("monitorEnabled", monitorEnabled);
+        out.put("draPlugin", draPlugin.describe());
         if (monitorEnabled) {
             out.put("metricsBindAddress", metricsBindAddress);
             out.put("legacyMetrics", legacyMetrics);
