@@ -2,6 +2,8 @@ package io.vgpu.deviceplugin;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.ConfigurationException;
@@ -219,7 +221,8 @@ public final class Main {
         try {
             KubePodDirectory pods = KubePodDirectory.start(client, config.nodeName());
             agent.addWatcher(pods);
-            monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC());
+            monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC(),
+                    new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), config.draPlugin().checkpointFile());
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }

@@ -22,7 +22,7 @@ import java.util.concurrent.Executor;
  * does not start rather than forget prepared claims (the message names the file to inspect).
  * Blocking I/O runs on {@code executor}.
  */
-final class CheckpointFile implements CheckpointStore {
+public final class CheckpointFile implements CheckpointStore {
 
     private final Path file;
     private final Executor executor;
@@ -30,6 +30,24 @@ final class CheckpointFile implements CheckpointStore {
     CheckpointFile(Path file, Executor executor) {
         this.file = Objects.requireNonNull(file, "file");
         this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /**
+     * Reads a checkpoint without taking part in it (the vGPU monitor labels DRA regions from it).
+     * Blocking.
+     *
+     * @return the prepared claims by UID; empty when there is no file
+     * @throws IOException when the file cannot be read or is not a checkpoint
+     */
+    public static Map<String, PreparedClaim> read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        try {
+            return CheckpointJson.decode(Files.readString(file));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + " is not a DRA checkpoint: " + e.getMessage(), e);
+        }
     }
 
     @Override

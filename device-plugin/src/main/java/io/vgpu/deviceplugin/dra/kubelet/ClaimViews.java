@@ -28,14 +28,15 @@ import java.util.Optional;
  * mapping; a value the core cannot hold (a quantity that is not a whole number of bytes, percent or
  * slots once rounded up, or one beyond 2^63) throws {@link IllegalArgumentException} naming it.
  */
-final class ClaimViews {
+public final class ClaimViews {
 
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private ClaimViews() {
     }
 
-    static ClaimObject claim(ResourceClaim claim) {
+    /** The prepare core's view of a ResourceClaim. */
+    public static ClaimObject claim(ResourceClaim claim) {
         var meta = claim.getMetadata();
         ClaimRef ref = new ClaimRef(Objects.toString(meta.getNamespace(), ""), Objects.toString(meta.getName(), ""),
                 Objects.toString(meta.getUid(), ""));
@@ -85,7 +86,8 @@ final class ClaimViews {
         }
     }
 
-    static PodClaims pod(Pod pod) {
+    /** Which claims the pod's entries resolved to, and which claim requests each container uses. */
+    public static PodClaims pod(Pod pod) {
         var meta = pod.getMetadata();
         PodSpec spec = pod.getSpec();
         PodStatus status = pod.getStatus();
