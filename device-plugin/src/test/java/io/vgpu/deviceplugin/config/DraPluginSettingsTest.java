@@ -3,10 +3,14 @@ package io.vgpu.deviceplugin.config;
 import io.vgpu.deviceplugin.dra.prepare.DriverLibraries;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,5 +52,24 @@ class DraPluginSettingsTest {
                 .hasMessageContaining("VGPU_DRA_DRIVER_LIBRARIES=host is not auto, cdi or runtime")
                 .hasMessageContaining("VGPU_DRA_CDI_DIR=cdi must be an absolute path")
                 .hasMessageContaining("VGPU_DRA_PLUGIN_DIR must differ from VGPU_DRA_REGISTRY_DIR");
+    }
+
+    @Test
+    void theLaptopScriptSetsOnlyKnownKeysAndKeepsEveryPathInItsDirectory() throws IOException {
+        String script = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("scripts/dra-laptop.sh"));
+        Matcher keys = Pattern.compile("(VGPU_[A-Z_]+)=\"?([^\\s\"]*)").matcher(script);
+        Map<String, String> env = new HashMap<>();
+        while (keys.find()) {
+            env.put(keys.group(1), keys.group(2).replace("$dir", "/tmp/laptop").replace("$node", "my-node"));
+        }
+        assertThat(env).containsKeys("VGPU_NODE_NAME", "VGPU_DRA_REGISTRY_DIR", "VGPU_DRA_PLUGIN_DIR", "VGPU_DRA_CDI_DIR",
+                "VGPU_HOST_ROOT", "VGPU_KUBELET_DIR", "VGPU_FAKE_GPUS_FILE");
+        DevicePluginConfig config = DevicePluginConfig.fromEnv(env);
+        DraPluginSettings dra = config.draPlugin();
+        for (Path p : List.of(dra.registryDir(), dra.pluginDir(), dra.stateDir(), dra.cdiDir(), config.hostRoot(),
+                config.kubeletDir(), config.fakeGpusFile())) {
+            assertThat(p.startsWith("/tmp/laptop")).as("%s under the laptop directory", p).isTrue();
+        }
+        assertThat(dra.staticCdiDirs()).allSatisfy(p -> assertThat(p.startsWith("/tmp/laptop")).as("%s", p).isTrue());
     }
 }
