@@ -144,11 +144,20 @@ public final class DraKubeletPlugin implements DraComponent {
     }
 
     /**
-     * The claims prepared on this node now, by UID (empty while stopped): what the mode controller
-     * asks before leaving DRA mode.
+     * The claims prepared on this node, by UID: what the mode controller asks before leaving DRA mode.
+     * While the plugin runs, its own record; while it is stopped (e.g. the agent restarted after the
+     * label changed), the checkpoint on disk, read on a worker. Fails when the checkpoint exists but
+     * cannot be read (then the node must be treated as having prepared claims).
      */
-    public synchronized Map<String, PreparedClaim> prepared() {
-        return service == null ? Map.of() : service.prepared();
+    public Future<Map<String, PreparedClaim>> preparedClaims() {
+        PrepareService running;
+        synchronized (this) {
+            running = service;
+        }
+        if (running != null) {
+            return Future.succeededFuture(running.prepared());
+        }
+        return vertx.executeBlocking(() -> CheckpointFile.read(settings.checkpointFile()), false);
     }
 
     /** The GPUs offered (for logs and tests). */

@@ -103,8 +103,9 @@ public final class PrepareService {
                         }
                         return safely(() -> checkpoint.save(next)).handle((saved, error) -> {
                             if (error != null) {
-                                gone.keySet().forEach(uid -> answers.put(uid, "files removed, but the checkpoint "
-                                        + "cannot be saved: " + cause(error).getMessage() + "; retry removes them again"));
+                                gone.keySet().stream().filter(uid -> !next.containsKey(uid)).forEach(uid -> answers.put(uid,
+                                        "files removed, but the checkpoint cannot be saved: " + cause(error).getMessage()
+                                                + "; retry removes them again"));
                             } else {
                                 prepared = Map.copyOf(next);
                             }
@@ -139,7 +140,7 @@ public final class PrepareService {
             return rewrite(repeated)
                     .thenCompose(v -> fresh.isEmpty() ? done() : safely(files::inspect).thenCompose(host -> plan(fresh, host)))
                     .exceptionally(e -> {
-                        fresh.forEach(ref -> answers.putIfAbsent(ref.uid(), new ClaimResult.Failed(
+                        fresh.forEach(ref -> answerIfAbsent(ref.uid(), new ClaimResult.Failed(
                                 "cannot prepare claim " + ref + ": " + cause(e))));
                         return null;
                     })
@@ -151,7 +152,7 @@ public final class PrepareService {
             List<CompletableFuture<Void>> writes = new ArrayList<>();
             for (PreparedClaim p : repeated) {
                 writes.add(safely(() -> files.write(p)).handle((v, e) -> {
-                    answers.put(p.ref().uid(), e == null ? new ClaimResult.Prepared(p.devices())
+                    answer(p.ref().uid(), e == null ? new ClaimResult.Prepared(p.devices())
                             : new ClaimResult.Failed("claim " + p.ref() + " is prepared, but its files cannot be restored: "
                             + cause(e).getMessage()));
                     return null;
@@ -171,13 +172,10 @@ public final class PrepareService {
                         fail(ref, "ResourceClaim " + ref + " does not exist; nothing prepared");
                     } else {
                         Outcome<PreparedClaim> outcome = planner.plan(ref, found.get(), libs, host.hookFiles());
-                        synchronized (this) {
-                            if (outcome.isOk()) {
-                                planned.put(ref.uid(), outcome.value());
-                                objects.put(ref.uid(), found.get());
-                            } else {
-                                answers.put(ref.uid(), new ClaimResult.Failed(outcome.error()));
-                            }
+                        if (outcome.isOk()) {
+                            planned(ref.uid(), outcome.value(), found.get());
+                        } else {
+                            answer(ref.uid(), new ClaimResult.Failed(outcome.error()));
                         }
                     }
                     return null;
@@ -231,7 +229,7 @@ public final class PrepareService {
             return safely(() -> checkpoint.save(next)).handle((v, e) -> {
                 for (PreparedClaim p : written) {
                     if (e == null) {
-                        answers.put(p.ref().uid(), new ClaimResult.Prepared(p.devices()));
+                        answer(p.ref().uid(), new ClaimResult.Prepared(p.devices()));
                     } else {
                         undo(p);
                         fail(p.ref(), "cannot save the checkpoint for claim " + p.ref() + ": " + cause(e).getMessage());
@@ -248,8 +246,22 @@ public final class PrepareService {
             safely(() -> files.remove(p));
         }
 
-        private synchronized void fail(ClaimRef ref, String message) {
-            answers.put(ref.uid(), new ClaimResult.Failed(message));
+        private void fail(ClaimRef ref, String message) {
+            answer(ref.uid(), new ClaimResult.Failed(message));
+        }
+
+        /** Answers and plans arrive on the ports' threads: every access to them is synchronized. */
+        private synchronized void answer(String uid, ClaimResult result) {
+            answers.put(uid, result);
+        }
+
+        private synchronized void answerIfAbsent(String uid, ClaimResult result) {
+            answers.putIfAbsent(uid, result);
+        }
+
+        private synchronized void planned(String uid, PreparedClaim claim, ClaimObject object) {
+            planned.put(uid, claim);
+            objects.put(uid, object);
         }
 
         private synchronized Map<String, ClaimResult> ordered() {

@@ -154,8 +154,10 @@ class DraKubeletEndToEndTest {
         try (FakeDraKubelet.Plugin plugin = connect()) {
             assertThat(plugin.v1().nodePrepareResources(prepare(claim)).getClaimsOrThrow(uid).getError()).isEmpty();
         }
+        assertThat(await(first.preparedClaims())).containsOnlyKeys(uid);
         await(first.stop());
         plugins.remove(first);
+        assertThat(await(fx.plugin().preparedClaims())).as("a stopped plugin answers from the checkpoint").containsOnlyKeys(uid);
         assertThat(fx.registrationSocket()).as("stopping deregisters").doesNotExist();
         assertThat(fx.draSocket()).doesNotExist();
         assertThat(fx.spec(uid)).as("a stop leaves prepared claims in place").exists();
@@ -169,6 +171,7 @@ class DraKubeletEndToEndTest {
         assertThat(fx.spec(uid)).doesNotExist();
         assertThat(fx.claimDir(uid)).doesNotExist();
         assertThat(Files.readString(fx.config.draPlugin().checkpointFile())).doesNotContain(uid);
+        assertThat(await(plugins.get(0).preparedClaims())).isEmpty();
     }
 
     @Test
