@@ -2,6 +2,8 @@ package io.vgpu.deviceplugin.dra.kubelet;
 
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
@@ -34,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  * Authority {@code localhost}, as the kubelet dials (DEPENDENCIES.md pitfall 5).
  */
 final class FakeDraKubelet implements AutoCloseable {
+
+    /** How often GetInfo is tried before registration counts as failed. */
+    static final int GET_INFO_ATTEMPTS = 5;
 
     private final EpollEventLoopGroup group = new EpollEventLoopGroup(2);
     private final WatchService watcher;
@@ -71,15 +76,15 @@ final class FakeDraKubelet implements AutoCloseable {
     }
 
     /**
-     * The plugin watcher's handshake: a blocking dial (10 s, as the kubelet's), GetInfo (1 s deadline),
-     * then NotifyRegistrationStatus (5 s).
+     * The plugin watcher's handshake: a blocking dial (10 s, as the kubelet's), GetInfo (1 s deadline;
+     * a call that misses it is tried again, as the kubelet's reconciler retries a failed registration
+     * every second, at most {@value #GET_INFO_ATTEMPTS} times), then NotifyRegistrationStatus (5 s).
      */
     PluginInfo register(Path registrationSocket, boolean accept, String error) throws InterruptedException {
         ManagedChannel channel = dial(registrationSocket);
         try {
             awaitReady(channel, 10);
-            PluginInfo info = RegistrationGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.SECONDS)
-                    .getInfo(InfoRequest.getDefaultInstance());
+            PluginInfo info = getInfo(channel, GET_INFO_ATTEMPTS);
             RegistrationGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .notifyRegistrationStatus(RegistrationStatus.newBuilder().setPluginRegistered(accept).setError(error).build());
             return info;
@@ -91,6 +96,19 @@ final class FakeDraKubelet implements AutoCloseable {
     /** A connection to the DRA service at {@code endpoint}. */
     Plugin connect(String endpoint) {
         return new Plugin(dial(Path.of(endpoint)));
+    }
+
+    private static PluginInfo getInfo(ManagedChannel channel, int attempts) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return RegistrationGrpc.newBlockingStub(channel).withDeadlineAfter(1, TimeUnit.SECONDS)
+                        .getInfo(InfoRequest.getDefaultInstance());
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED || attempt == attempts) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Waits until the channel is connected, as the kubelet's blocking dial does. */
