@@ -75,44 +75,8 @@ public final class PrepareService {
 
     /** Unprepares {@code claims}: UID → error, "" on success (also for claims never prepared). */
     public CompletionStage<Map<String, String>> unprepare(List<ClaimRef> claims) {
-        return serialized(() -> {
-            Map<String, String> answers = new LinkedHashMap<>();
-            Map<String, PreparedClaim> gone = new LinkedHashMap<>();
-            for (ClaimRef ref : distinct(claims).values()) {
-                answers.put(ref.uid(), "");
-                PreparedClaim p = prepared.get(ref.uid());
-                if (p != null) {
-                    gone.put(ref.uid(), p);
-                }
-            }
-            Map<String, CompletableFuture<Void>> removals = new LinkedHashMap<>();
-            gone.forEach((uid, p) -> removals.put(uid, safely(() -> files.remove(p))));
-            return CompletableFuture.allOf(removals.values().toArray(CompletableFuture[]::new)).handle((v, e) -> null)
-                    .thenCompose(v -> {
-                        Map<String, PreparedClaim> next = new LinkedHashMap<>(prepared);
-                        removals.forEach((uid, removal) -> {
-                            if (removal.isCompletedExceptionally()) {
-                                answers.put(uid, "cannot remove the files of claim " + gone.get(uid).ref() + ": "
-                                        + message(removal));
-                            } else {
-                                next.remove(uid);
-                            }
-                        });
-                        if (next.size() == prepared.size()) {
-                            return CompletableFuture.completedFuture(answers);
-                        }
-                        return safely(() -> checkpoint.save(next)).handle((saved, error) -> {
-                            if (error != null) {
-                                gone.keySet().stream().filter(uid -> !next.containsKey(uid)).forEach(uid -> answers.put(uid,
-                                        "files removed, but the checkpoint cannot be saved: " + cause(error).getMessage()
-                                                + "; retry removes them again"));
-                            } else {
-                                prepared = Map.copyOf(next);
-                            }
-                            return answers;
-                        });
-                    });
-        });
+        return serialized(() -> new UnprepareCall(files, checkpoint, prepared, next -> prepared = next)
+                .run(distinct(claims).values()));
     }
 
     /** One NodePrepareResources call. */
@@ -308,7 +272,7 @@ public final class PrepareService {
         return c;
     }
 
-    private static String message(CompletableFuture<?> failed) {
+    static String message(CompletableFuture<?> failed) {
         return failed.handle((v, e) -> e == null ? "" : String.valueOf(cause(e).getMessage())).join();
     }
 }
