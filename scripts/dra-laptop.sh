@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 node="${1:?usage: scripts/dra-laptop.sh NODE [GPU_FILE]}"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/vgpu-dra.XXXXXX")
+# what the chart's hami-core init container creates on a node: the monitor's feedback loop needs it
+mkdir -p "$dir/host/usr/local/vgpu/containers"
 if [ -n "${2:-}" ]; then
   cp "$2" "$dir/gpus.yaml"
 else

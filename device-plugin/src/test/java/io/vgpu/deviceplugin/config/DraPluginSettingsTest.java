@@ -71,5 +71,7 @@ class DraPluginSettingsTest {
             assertThat(p.startsWith("/tmp/laptop")).as("%s under the laptop directory", p).isTrue();
         }
         assertThat(dra.staticCdiDirs()).allSatisfy(p -> assertThat(p.startsWith("/tmp/laptop")).as("%s", p).isTrue());
+        assertThat(script).as("the monitor's containers directory, as the chart's init container makes it")
+                .contains("mkdir -p \"$dir/host" + config.hookPath() + "/vgpu/containers\"");
     }
 }

@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -158,6 +160,14 @@ public final class DraKubeletPlugin implements DraComponent {
             return Future.succeededFuture(running.prepared());
         }
         return vertx.executeBlocking(() -> CheckpointFile.read(settings.checkpointFile()), false);
+    }
+
+    /**
+     * The UIDs of {@link #preparedClaims()}, in the shape of the mode controller's {@code PreparedClaims}
+     * port ({@code draPlugin::preparedClaimUids}). Fails as {@link #preparedClaims()} does.
+     */
+    public CompletionStage<Set<String>> preparedClaimUids() {
+        return preparedClaims().<Set<String>>map(claims -> Set.copyOf(claims.keySet())).toCompletionStage();
     }
 
     /** The GPUs offered (for logs and tests). */

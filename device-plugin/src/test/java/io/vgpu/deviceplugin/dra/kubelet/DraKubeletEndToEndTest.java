@@ -158,6 +158,8 @@ class DraKubeletEndToEndTest {
         await(first.stop());
         plugins.remove(first);
         assertThat(await(fx.plugin().preparedClaims())).as("a stopped plugin answers from the checkpoint").containsOnlyKeys(uid);
+        assertThat(fx.plugin().preparedClaimUids().toCompletableFuture().get(30, TimeUnit.SECONDS))
+                .as("the mode controller's port").containsExactly(uid);
         assertThat(fx.registrationSocket()).as("stopping deregisters").doesNotExist();
         assertThat(fx.draSocket()).doesNotExist();
         assertThat(fx.spec(uid)).as("a stop leaves prepared claims in place").exists();
