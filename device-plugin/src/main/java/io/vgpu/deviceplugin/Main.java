@@ -2,6 +2,8 @@ package io.vgpu.deviceplugin;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.ConfigurationException;
@@ -30,6 +32,7 @@ import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import io.vgpu.deviceplugin.dra.DraComponent;
+import io.vgpu.deviceplugin.dra.kubelet.DraKubeletPlugin;
 import io.vgpu.deviceplugin.dra.slice.SlicePublisher;
 import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
@@ -66,7 +69,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the Kubernetes client and the device source (NVML via hamicore-jni, or a fake GPU file), then the
  * services, then what runs in both modes (XID watcher, vGPU monitor, node informer), then the mode
  * controller with device-plugin mode's parts (register loop, kubelet plugin) and DRA mode's components
- * (ResourceSlice publisher; the kubelet DRA plugin joins {@code kubeletPlugins}), then the shutdown hook.
+ * (ResourceSlice publisher, the kubelet DRA plugin), then the shutdown hook.
  */
 public final class Main {
 
@@ -175,9 +178,10 @@ public final class Main {
                 Clock.systemUTC());
         FabricModeCluster modeCluster = new FabricModeCluster(client, config.nodeName(), nvidia.resourceCountName(), pool,
                 config.kubeTimeout());
-        // part B wires the kubelet DRA plugin here: its checkpoint answers for prepared claims, and it joins the list
-        PreparedClaims prepared = modeCluster::allocatedClaimUids;
-        List<DraComponent> kubeletPlugins = List.of();
+        // the kubelet DRA plugin's checkpoint is the authority on prepared claims (also while the plugin is stopped)
+        DraKubeletPlugin draPlugin = DraKubeletPlugin.create(vertx, config, client, node, scan);
+        PreparedClaims prepared = draPlugin::preparedClaimUids;
+        List<DraComponent> kubeletPlugins = List.of(draPlugin);
         ModeController mode = new ModeController(vertx,
                 new ModeSettings(config.nodeName(), config.mode(), config.draEnabled(), config.modeRetry()),
                 modeCluster, prepared, nodeWatch, events, devicePluginMode(vertx, config, cluster, host, source, state, node),
@@ -253,7 +257,8 @@ public final class Main {
         try {
             KubePodDirectory pods = KubePodDirectory.start(client, config.nodeName());
             agent.addWatcher(pods);
-            monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC());
+            monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC(),
+                    new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), config.draPlugin().checkpointFile());
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }

@@ -83,6 +83,11 @@ final class AgentFixture implements AutoCloseable {
         env.put("VGPU_METRICS_BIND_ADDRESS", "127.0.0.1");
         env.put("VGPU_METRICS_PORT", Integer.toString(freePort()));
         env.put("VGPU_MONITOR_SCAN_INTERVAL", "100ms");
+        // DRA mode's kubelet plugin: sockets, checkpoint and CDI specs under the test's directory, never the host's
+        env.put("VGPU_DRA_REGISTRY_DIR", dir.resolve("plugins_registry").toString());
+        env.put("VGPU_DRA_PLUGIN_DIR", dir.resolve("plugins/gpu.vgpu.io").toString());
+        env.put("VGPU_DRA_CDI_DIR", dir.resolve("cdi").toString());
+        env.put("VGPU_DRA_STATIC_CDI_DIRS", dir.resolve("static-cdi").toString());
         env.putAll(extraEnv);
         this.config = DevicePluginConfig.fromEnv(env);
     }

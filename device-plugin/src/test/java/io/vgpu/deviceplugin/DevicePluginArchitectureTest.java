@@ -47,4 +47,29 @@ class DevicePluginArchitectureTest {
                 .allowEmptyShould(true)
                 .check(PLUGIN);
     }
+
+    @Test
+    void draPrepareDecisionsArePure() {
+        classes().that().resideInAPackage("io.vgpu.deviceplugin.dra.prepare..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage(
+                        "java..", "io.vgpu.state.model..", "io.vgpu.state.codec..", "io.vgpu.state.dra..",
+                        "io.vgpu.deviceplugin.core..", "io.vgpu.deviceplugin.dra.prepare..", "io.vgpu.deviceplugin.cdi..")
+                .because("what to prepare, the env and mounts and the guard's arithmetic are plain Java over ports; "
+                        + "gRPC, fabric8 and files are adapters in io.vgpu.deviceplugin.dra.kubelet")
+                .check(PLUGIN);
+        noClasses().that().resideInAPackage("io.vgpu.deviceplugin.dra.prepare..")
+                .should().dependOnClassesThat().haveSimpleName("CdiSpecFiles")
+                .orShould().dependOnClassesThat().haveSimpleName("CdiJson")
+                .because("the prepare core builds CDI specs as values; writing them is the files adapter's job")
+                .check(PLUGIN);
+    }
+
+    @Test
+    void cdiModelIsPlainJavaApartFromItsCodecAndFiles() {
+        classes().that().resideInAPackage("io.vgpu.deviceplugin.cdi..")
+                .and().doNotHaveSimpleName("CdiJson").and().doNotHaveSimpleName("CdiSpecFiles")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.vgpu.deviceplugin.cdi..")
+                .because("device-plugin mode's CDI strategies will reuse the model (issue 15 item 5)")
+                .check(PLUGIN);
+    }
 }

@@ -211,7 +211,7 @@ class ModeSwitchEndToEndTest {
         label("device-plugin");
 
         assertThat(eventually(WAIT, () -> events("ModeSwitchRefused").stream()
-                .anyMatch(m -> m.contains("1 ResourceClaim(s) prepared on the node") && m.contains("team/gpu-claim")
+                .anyMatch(m -> m.contains("1 ResourceClaim(s) allocated to the node and not prepared yet") && m.contains("team/gpu-claim")
                         && !m.contains("elsewhere")))).isTrue();
         assertThat(inDraMode()).as("the slice stays").isTrue();
 

@@ -23,7 +23,8 @@ class GpuCheckScriptTest {
         Path fake = Path.of("target/native-test/libnvidia-ml-fake.so").toAbsolutePath();
         assertThat(script).isExecutable();
         assertThat(fake).exists();
-        Process p = new ProcessBuilder("bash", script.toString(), "--nvml", fake.toString())
+        // --no-dra: the DRA check (device-plugin's jar, real /dev nodes) has its own test in device-plugin
+        Process p = new ProcessBuilder("bash", script.toString(), "--nvml", fake.toString(), "--no-dra")
                 .directory(root.toFile()).redirectErrorStream(true).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -37,7 +38,7 @@ class GpuCheckScriptTest {
     void failsClearlyWithoutNvml() throws IOException, InterruptedException {
         Path root = Path.of("").toAbsolutePath().getParent();
         Process p = new ProcessBuilder("bash", root.resolve("scripts/gpu-check.sh").toString(), "--nvml",
-                "/nonexistent/libnvidia-ml.so.1").directory(root.toFile()).redirectErrorStream(true).start();
+                "/nonexistent/libnvidia-ml.so.1", "--no-dra").directory(root.toFile()).redirectErrorStream(true).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isEqualTo(1);

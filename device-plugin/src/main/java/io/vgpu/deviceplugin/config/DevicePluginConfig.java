@@ -64,6 +64,7 @@ import java.util.Objects;
  * @param draEnabled           DRA mode may be served ({@code VGPU_DRA_ENABLED}, default true; the chart sets it
  *                             from {@code devicePlugin.dra.enabled}, which mounts the kubelet plugin and CDI directories)
  * @param modeRetry            how often a refused mode switch is tried again ({@code VGPU_MODE_RETRY}, 30s)
+ * @param draPlugin            DRA mode's kubelet plugin: sockets, checkpoint, CDI ({@code VGPU_DRA_*}, {@link DraPluginSettings})
  */
 public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletSocket, boolean registerWithKubelet,
                                  Path pluginSocket, Path deviceConfigFile, Path nodeConfigFile, String hookPath,
@@ -74,7 +75,8 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                                  Duration registerInterval, Duration registerRetry, Duration kubeTimeout,
                                  Duration kubeletTimeout, Duration xidPoll, int metricsPort, boolean monitorEnabled,
                                  String metricsBindAddress, boolean legacyMetrics, Duration monitorScanInterval,
-                                 Duration monitorResyncInterval, AgentMode mode, boolean draEnabled, Duration modeRetry) {
+                                 Duration monitorResyncInterval, AgentMode mode, boolean draEnabled, Duration modeRetry,
+                                 DraPluginSettings draPlugin) {
 
     /** Devices come from NVML through hamicore-jni. */
     public static final String SOURCE_NVML = "nvml";
@@ -90,6 +92,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(draPlugin, "draPlugin");
         deviceListStrategies = List.copyOf(deviceListStrategies);
         imexChannelIds = List.copyOf(imexChannelIds);
     }
@@ -163,7 +166,8 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
                 r.bool("VGPU_LEGACY_METRICS", null, false),
                 r.duration("VGPU_MONITOR_SCAN_INTERVAL", Duration.ofSeconds(5)),
                 r.duration("VGPU_MONITOR_RESYNC_INTERVAL", "HAMI_RESYNC_INTERVAL", Duration.ofMinutes(5)),
-                mode, draEnabled, r.duration("VGPU_MODE_RETRY", Duration.ofSeconds(30)));
+                mode, draEnabled, r.duration("VGPU_MODE_RETRY", Duration.ofSeconds(30)),
+                DraPluginSettings.read(r));
         r.validate();
         return config;
     }
@@ -187,6 +191,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
         out.put("draEnabled", draEnabled);
         out.put("metricsPort", metricsPort);
         out.put("monitorEnabled", monitorEnabled);
+        out.put("draPlugin", draPlugin.describe());
         if (monitorEnabled) {
             out.put("metricsBindAddress", metricsBindAddress);
             out.put("legacyMetrics", legacyMetrics);

@@ -19,8 +19,11 @@ import java.util.regex.Pattern;
  *                              (node-wide: the same on every GPU of a scan; not always strict semver)
  * @param cudaDriverVersion     {@code <major>.<minor>} of the newest CUDA the driver supports, e.g.
  *                              {@code 12.4} (node-wide)
- * @param pciBusId              the PCI address as NVML prints it, e.g. {@code 00000000:3B:00.0} (DRA's
- *                              {@code resource.kubernetes.io/pciBusID}; PCI order)
+ * @param pciBusId              PCI address in the form DRA's {@code resource.kubernetes.io/pciBusID} takes,
+ *                              {@code dddd:bb:dd.f} in lower case, e.g. {@code 0000:3b:00.0}
+ *                              ({@link NvmlText#pciAddress} turns NVML's form into it); the order of
+ *                              these addresses is the order in which NVML numbers the GPUs a container
+ *                              sees
  */
 public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture, Optional<String> brand,
                          Optional<String> cudaComputeCapability, Optional<String> driverVersion,
@@ -31,12 +34,14 @@ public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture,
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
     private static final Pattern MAJOR_MINOR = Pattern.compile("\\d{1,9}\\.\\d{1,9}");
+    private static final Pattern PCI_ADDRESS = Pattern.compile("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
 
     /**
      * Null means unknown; a present value must be well formed.
      *
-     * @throws IllegalArgumentException for a negative minor number, a blank name or version, or a
-     *                                  compute capability / CUDA version that is not {@code <major>.<minor>}
+     * @throws IllegalArgumentException for a negative minor number, a blank name or version, a
+     *                                  compute capability / CUDA version that is not {@code <major>.<minor>},
+     *                                  or a PCI address not in the form {@code dddd:bb:dd.f} (lower case)
      */
     public GpuDetails {
         minorNumber = minorNumber == null ? OptionalInt.empty() : minorNumber;
@@ -46,12 +51,16 @@ public record GpuDetails(OptionalInt minorNumber, Optional<String> architecture,
         driverVersion = nonBlank(driverVersion, "driverVersion");
         cudaDriverVersion = majorMinor(cudaDriverVersion, "cudaDriverVersion");
         pciBusId = nonBlank(pciBusId, "pciBusId");
+        if (pciBusId.isPresent() && !PCI_ADDRESS.matcher(pciBusId.get()).matches()) {
+            throw new IllegalArgumentException("pciBusId must be dddd:bb:dd.f in lower case, e.g. 0000:3b:00.0, got \""
+                    + pciBusId.get() + "\"");
+        }
         if (minorNumber.isPresent() && minorNumber.getAsInt() < 0) {
             throw new IllegalArgumentException("minorNumber must not be negative: " + minorNumber.getAsInt());
         }
     }
 
-    /** Facts without a PCI address. */
+    /** The facts without a PCI address (unknown). */
     public GpuDetails(OptionalInt minorNumber, Optional<String> architecture, Optional<String> brand,
                       Optional<String> cudaComputeCapability, Optional<String> driverVersion,
                       Optional<String> cudaDriverVersion) {

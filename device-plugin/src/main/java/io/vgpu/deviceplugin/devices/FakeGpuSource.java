@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.vgpu.deviceplugin.config.ConfigurationException;
 import io.vgpu.deviceplugin.core.GpuDetails;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.NvmlText;
 import io.vgpu.hamicore.MajorMinor;
 
 import java.io.IOException;
@@ -37,7 +38,7 @@ import java.util.Set;
  *     architecture: Ampere    # go-nvlib's name (Ada Lovelace, Hopper, ...); default: unknown
  *     brand: Nvidia           # NVML's name; default: unknown
  *     cudaComputeCapability: "8.0"   # quoted major.minor; default: unknown
- *     pciBusId: "00000000:07:00.0"   # as NVML prints it; default: unknown
+ *     pciBusId: "0000:07:00.0"       # PCI address (NVML's form accepted too), unique; default: unknown
  * </pre>
  *
  * Versions must be quoted: YAML would read {@code 12.10} as the number 12.1.
@@ -86,6 +87,7 @@ public final class FakeGpuSource implements DeviceSource {
         Set<String> uuids = new HashSet<>();
         Set<Integer> indices = new HashSet<>();
         Set<Integer> minors = new HashSet<>();
+        Set<String> addresses = new HashSet<>();
         for (int i = 0; i < gpus.size(); i++) {
             GpuFacts gpu = gpu(gpus.get(i), i, where + " gpus[" + i + "]", driverVersion, cudaDriverVersion);
             if (!uuids.add(gpu.uuid())) {
@@ -98,6 +100,9 @@ public final class FakeGpuSource implements DeviceSource {
                 throw new ConfigurationException(where + " gives two GPUs the minor number "
                         + gpu.details().minorNumber().getAsInt() + " (/dev/nvidia" + gpu.details().minorNumber().getAsInt()
                         + "); set 'minor' apart");
+            }
+            if (gpu.details().pciBusId().isPresent() && !addresses.add(gpu.details().pciBusId().get())) {
+                throw new ConfigurationException(where + " gives two GPUs the PCI address " + gpu.details().pciBusId().get());
             }
             out.add(gpu);
         }
@@ -134,8 +139,18 @@ public final class FakeGpuSource implements DeviceSource {
         int minor = n.hasNonNull("minor") ? (int) nonNegative(n, "minor", where) : index;
         GpuDetails details = new GpuDetails(OptionalInt.of(minor), optionalText(n, "architecture", where, false),
                 optionalText(n, "brand", where, false), optionalText(n, "cudaComputeCapability", where, true),
-                driverVersion, cudaDriverVersion, optionalText(n, "pciBusId", where, false));
+                driverVersion, cudaDriverVersion, pciAddress(n, where));
         return new GpuFacts(uuid, index, name, memory, numa, healthy, details);
+    }
+
+    /** {@code pciBusId} in DRA's form ({@code 0000:07:00.0}), NVML's form accepted; empty when absent. */
+    private static Optional<String> pciAddress(JsonNode n, String where) {
+        Optional<String> text = optionalText(n, "pciBusId", where, false);
+        if (text.isEmpty()) {
+            return text;
+        }
+        return Optional.of(NvmlText.pciAddress(text.get()).orElseThrow(() -> new ConfigurationException(where
+                + ".pciBusId must be a PCI address like \"0000:07:00.0\", got \"" + text.get() + "\"")));
     }
 
     /** A non-blank string, or empty when absent; {@code majorMinor} values must read as {@code <major>.<minor>}. */

@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin.devices;
 
 import io.vgpu.deviceplugin.core.GpuDetails;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.NvmlText;
 import io.vgpu.hamicore.DriverInfo;
 import io.vgpu.hamicore.MajorMinor;
 import io.vgpu.hamicore.MemoryInfo;
@@ -91,7 +92,16 @@ public final class NvmlDeviceSource implements DeviceSource {
                 bestEffort(index, () -> nvml.cudaComputeCapability(index)).map(MajorMinor::toString),
                 driver.version(),
                 driver.cudaVersion().map(MajorMinor::toString),
-                bestEffort(index, () -> Optional.of(nvml.pciBusId(index))).filter(id -> !id.isBlank()));
+                bestEffort(index, () -> Optional.of(nvml.pciBusId(index))).flatMap(id -> pciAddress(index, id)));
+    }
+
+    /** NVML's bus id in DRA's form; one that cannot be read that way is unknown (warned once). */
+    private Optional<String> pciAddress(int index, String nvmlBusId) {
+        Optional<String> address = NvmlText.pciAddress(nvmlBusId);
+        if (address.isEmpty() && warned.add(index + "/pciAddress/" + nvmlBusId)) {
+            LOG.warn("GPU {}: NVML bus id \"{}\" is not a dddd:bb:dd.f PCI address; reported unknown", index, nvmlBusId);
+        }
+        return address;
     }
 
     /** The fact, or unknown when its query fails (warned once per GPU, function and code). */

@@ -74,8 +74,8 @@ public final class LocalHostFiles implements HostFiles {
         }, executor);
     }
 
-    /** mkdir -p, then chmod 0777 (HAMi-core in every container writes there). */
-    private static void worldWritableDirectory(Path path) throws IOException {
+    /** mkdir -p, then chmod 0777 (HAMi-core in every container writes there). Blocking. */
+    public static void worldWritableDirectory(Path path) throws IOException {
         Files.createDirectories(path);
         try {
             Files.setPosixFilePermissions(path, WORLD_WRITABLE);
@@ -84,7 +84,8 @@ public final class LocalHostFiles implements HostFiles {
         }
     }
 
-    private static void deleteRecursively(Path path) throws IOException {
+    /** rm -rf without following symbolic links; nothing to do when {@code path} does not exist. Blocking. */
+    public static void deleteRecursively(Path path) throws IOException {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

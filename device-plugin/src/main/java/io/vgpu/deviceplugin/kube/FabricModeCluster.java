@@ -18,12 +18,10 @@ import io.vgpu.state.dra.DraNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -65,15 +63,6 @@ public final class FabricModeCluster implements ModeCluster {
         CompletionStage<List<ModeSnapshot.Claim>> claims = calls.call(this::claims);
         return annotations.thenCompose(a -> pods.thenCompose(p -> claims.thenCompose(c -> prepared.preparedClaimUids()
                 .thenApply(uids -> new ModeSnapshot(node, a, p, c, uids)))));
-    }
-
-    @Override
-    public CompletionStage<Set<String>> allocatedClaimUids() {
-        return calls.call(() -> {
-            Set<String> uids = new LinkedHashSet<>();
-            claims().forEach(c -> uids.add(c.uid()));
-            return uids;
-        });
     }
 
     @Override

@@ -8,7 +8,10 @@ import io.vgpu.deviceplugin.core.ContainerView;
 import io.vgpu.deviceplugin.core.NodeView;
 import io.vgpu.deviceplugin.core.PodView;
 import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
+import io.vgpu.deviceplugin.dra.kubelet.ClaimViews;
+import io.vgpu.deviceplugin.dra.prepare.PodClaims;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +42,23 @@ final class PodViews {
                 Objects.toString(meta.getName(), ""), spec == null ? "" : spec.getNodeName(),
                 nonNullValues(meta.getLabels()), nonNullValues(meta.getAnnotations()),
                 spec == null ? List.of() : names(spec.getInitContainers()),
-                spec == null ? List.of() : names(spec.getContainers()));
+                spec == null ? List.of() : names(spec.getContainers()), claimUses(pod));
+    }
+
+    /** Every container's DRA claim requests, resolved to claim names (entries whose claim is not known yet are left out). */
+    private static List<MonitoredPod.ClaimUse> claimUses(Pod pod) {
+        PodClaims claims = ClaimViews.pod(pod);
+        List<MonitoredPod.ClaimUse> out = new ArrayList<>();
+        for (PodClaims.Container c : claims.containers()) {
+            for (PodClaims.Use use : c.uses()) {
+                String claim = claims.claimNames().get(use.claim());
+                if (claim != null) {
+                    out.add(new MonitoredPod.ClaimUse(c.name(), claim, use.request()));
+                }
+            }
+            claims.extendedClaim().ifPresent(claim -> c.extended().forEach(r -> out.add(new MonitoredPod.ClaimUse(c.name(), claim, r))));
+        }
+        return out;
     }
 
     static NodeView node(Node node) {

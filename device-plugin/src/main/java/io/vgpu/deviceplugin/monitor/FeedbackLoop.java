@@ -1,6 +1,7 @@
 package io.vgpu.deviceplugin.monitor;
 
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -17,11 +18,13 @@ import io.vgpu.deviceplugin.core.monitor.FeedbackRule;
 import io.vgpu.deviceplugin.core.monitor.FeedbackRule.ObserveResult;
 import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
 import io.vgpu.deviceplugin.core.monitor.PodDirectory;
+import io.vgpu.deviceplugin.core.monitor.UsageInfo;
 
 /**
  * One tick of HAMi's {@code watchAndFeedback} (spec §4.5): look up the pods on this node, scan the
- * container directories ({@link ContainerLister#update}), then run {@link FeedbackRule#observe}
- * over every tracked region. A failed lookup or scan skips {@code Observe} for that tick, as in
+ * container directories ({@link ContainerLister#update}) and the DRA claim directories
+ * ({@link ClaimRegionLister#update}), then run {@link FeedbackRule#observe} over every tracked region
+ * of both kinds, so task priorities work across device-plugin and DRA shares of one GPU alike. A failed lookup or scan skips {@code Observe} for that tick, as in
  * HAMi. While the MIG apply lock file exists (MIG reconfiguration) the tick does nothing.
  *
  * <p>Blocking (file I/O, mmap, a bounded wait for the pod directory): call {@link #tick} on a
@@ -35,6 +38,7 @@ public final class FeedbackLoop {
     private final MonitorConfig config;
     private final ContainerLister lister;
     private final PodDirectory pods;
+    private final ClaimRegionLister claimRegions;
     private final ReentrantLock running = new ReentrantLock();
     /** The last failure logged, so a lasting condition (no containers directory yet) is logged once. */
     private String lastFailure = "";
@@ -43,11 +47,13 @@ public final class FeedbackLoop {
      * @param config node name, pod lookup timeout and MIG apply lock path are used
      * @param lister the region tracker to update
      * @param pods   the pod lookup
+     * @param claimRegions the DRA claim regions (scanned and observed with the containers' regions)
      */
-    public FeedbackLoop(MonitorConfig config, ContainerLister lister, PodDirectory pods) {
+    public FeedbackLoop(MonitorConfig config, ContainerLister lister, PodDirectory pods, ClaimRegionLister claimRegions) {
         this.config = Objects.requireNonNull(config, "config");
         this.lister = Objects.requireNonNull(lister, "lister");
         this.pods = Objects.requireNonNull(pods, "pods");
+        this.claimRegions = Objects.requireNonNull(claimRegions, "claimRegions");
     }
 
     /** Runs one tick; never throws for expected failures (they are in the report). */
@@ -72,8 +78,11 @@ public final class FeedbackLoop {
             if (!scan.ok()) {
                 return failed("failed to update container list: " + scan.error());
             }
-            ObserveResult observed = FeedbackRule.observe(lister.containers().stream()
-                    .map(TrackedContainer::usage).toList());
+            claimRegions.update();
+            List<UsageInfo> regions = new ArrayList<>();
+            lister.containers().forEach(c -> regions.add(c.usage()));
+            claimRegions.regions().forEach(r -> regions.add(r.usage()));
+            ObserveResult observed = FeedbackRule.observe(regions);
             if (observed.writes() > 0 && LOG.isDebugEnabled()) {
                 LOG.debug("feedback: census {} -> {} blocked, {} released, {} throttled, {} unthrottled",
                         observed.census(), observed.blocked(), observed.released(), observed.throttled(),

@@ -99,6 +99,11 @@ public record MonitorConfig(Path hookPath, String nodeName, boolean legacyMetric
         return hookPath.resolve("vgpu").resolve("containers");
     }
 
+    /** {@code <hookPath>/vgpu/claims}: one directory per DRA claim prepared on this node, one region file per request. */
+    public Path claimsDirectory() {
+        return hookPath.resolve("vgpu").resolve("claims");
+    }
+
     private static void positive(Duration d, String what) {
         Objects.requireNonNull(d, what);
         if (d.isNegative() || d.isZero()) {

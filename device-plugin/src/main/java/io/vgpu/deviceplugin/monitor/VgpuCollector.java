@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
+import io.vgpu.deviceplugin.core.monitor.ClaimMetrics;
 import io.vgpu.deviceplugin.core.monitor.Collected;
 import io.vgpu.deviceplugin.core.monitor.ContainerMetrics;
 import io.vgpu.deviceplugin.core.monitor.HamiMetrics;
@@ -26,6 +28,7 @@ import io.vgpu.deviceplugin.core.monitor.MigAllocation;
 import io.vgpu.deviceplugin.core.monitor.MigMetrics;
 import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
 import io.vgpu.deviceplugin.core.monitor.PodDirectory;
+import io.vgpu.deviceplugin.dra.prepare.ClaimRef;
 import io.vgpu.hamicore.Nvml;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -38,6 +41,9 @@ import io.vgpu.state.codec.HamiAnnotations;
  *   <li>for each pod labelled {@code hami.io/vgpu-node=<node>} with tracked regions, for each
  *       regular container (init containers are skipped) with a region: the per-device series;</li>
  *   <li>for each such pod: {@code hami_mig_device_info} from {@code hami.io/vgpu-mig-allocations};</li>
+ *   <li>for each DRA claim region: the per-device series of every container of this node's pods that
+ *       uses the claim's request, with the extra labels {@code claim} and {@code request}
+ *       ({@link ClaimMetrics});</li>
  * </ol>
  * every series with {@code zone="vGPU"}; plus {@code hami_build_info} without it. A failure in one
  * part (NVML, the pod lookup, one annotation) is logged and leaves the other parts intact.
@@ -56,6 +62,8 @@ public final class VgpuCollector implements MultiCollector {
     private final ContainerLister lister;
     private final PodDirectory pods;
     private final Clock clock;
+    private final ClaimRegionLister claimRegions;
+    private final PreparedClaimIndex claimIndex;
     private volatile Set<String> lastProblems = Set.of();
 
     /**
@@ -64,14 +72,18 @@ public final class VgpuCollector implements MultiCollector {
      * @param lister the tracked regions
      * @param pods   the pod lookup
      * @param clock  "now" for the last-kernel elapsed seconds
+     * @param claimRegions the DRA claim regions
+     * @param claimIndex   claim UID → ResourceClaim, from the DRA checkpoint
      */
     public VgpuCollector(MonitorConfig config, Optional<Nvml> nvml, ContainerLister lister, PodDirectory pods,
-                         Clock clock) {
+                         Clock clock, ClaimRegionLister claimRegions, PreparedClaimIndex claimIndex) {
         this.config = Objects.requireNonNull(config, "config");
         this.nvml = Objects.requireNonNull(nvml, "nvml");
         this.lister = Objects.requireNonNull(lister, "lister");
         this.pods = Objects.requireNonNull(pods, "pods");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.claimRegions = Objects.requireNonNull(claimRegions, "claimRegions");
+        this.claimIndex = Objects.requireNonNull(claimIndex, "claimIndex");
     }
 
     @Override
@@ -88,12 +100,33 @@ public final class VgpuCollector implements MultiCollector {
         Collected all = nvml.map(n -> safely("host GPUs",
                 () -> new HostGpuCollector(n, config.nodeName(), config.legacyMetrics()).collect()))
                 .orElse(Collected.NONE);
-        Decoded<List<MonitoredPod>> assigned = assignedPods();
+        Decoded<List<MonitoredPod>> assigned = lookup(pods.podsAssignedTo(config.nodeName()));
         if (!assigned.isOk()) {
             return all.plus(Collected.problem(assigned.error()));
         }
-        return all.plus(safely("containers", () -> containers(assigned.value())))
+        all = all.plus(safely("containers", () -> containers(assigned.value())))
                 .plus(safely("MIG", () -> mig(assigned.value())));
+        return claimRegions.regions().isEmpty() ? all : all.plus(safely("DRA claims", this::claims));
+    }
+
+    /** Every DRA claim region, labelled with the pods and containers that use its request and with the claim. */
+    private Collected claims() {
+        Decoded<List<MonitoredPod>> onNode = lookup(pods.podsOnNode(config.nodeName()));
+        List<MonitoredPod> consumers = onNode.isOk() ? onNode.value() : List.of();
+        Collected out = onNode.isOk() ? Collected.NONE : Collected.problem(onNode.error());
+        Map<String, ClaimRef> names = claimIndex.claims();
+        long now = clock.instant().getEpochSecond();
+        for (TrackedClaimRegion r : claimRegions.regions()) {
+            ClaimRef claim = names.get(r.claimUid());
+            if (claim == null) {
+                out = out.plus(Collected.problem("DRA region " + r.file() + ": claim " + r.claimUid()
+                        + " is not in the DRA checkpoint; skipped"));
+                continue;
+            }
+            out = out.plus(ClaimMetrics.collect(claim.namespace(), claim.name(), r.request(), consumers, r.usage(), now,
+                    config.legacyMetrics()));
+        }
+        return out;
     }
 
     /** A bug in one part must not fail the whole scrape (Go's collector would log and go on too). */
@@ -106,11 +139,10 @@ public final class VgpuCollector implements MultiCollector {
         }
     }
 
-    private Decoded<List<MonitoredPod>> assignedPods() {
+    private Decoded<List<MonitoredPod>> lookup(CompletionStage<List<MonitoredPod>> lookup) {
         long timeout = config.podLookupTimeout().toMillis();
         try {
-            return Decoded.ok(pods.podsAssignedTo(config.nodeName()).toCompletableFuture()
-                    .get(timeout, TimeUnit.MILLISECONDS));
+            return Decoded.ok(lookup.toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Decoded.err("failed to list pods: interrupted");

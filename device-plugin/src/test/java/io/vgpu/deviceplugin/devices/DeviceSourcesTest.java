@@ -4,6 +4,7 @@ import io.vgpu.deviceplugin.config.ConfigurationException;
 import io.vgpu.deviceplugin.core.DeviceFilter;
 import io.vgpu.deviceplugin.core.GpuDetails;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.NvmlText;
 import io.vgpu.deviceplugin.core.PhysicalDevice;
 import io.vgpu.hamicore.DriverInfo;
 import io.vgpu.hamicore.FakeNvml;
@@ -45,9 +46,28 @@ class DeviceSourcesTest {
                 Optional.empty());
     }
 
-    private static GpuDetails pciOnly(String busId) {
+    private static GpuDetails pciOnly(String address) {
         return new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.of(busId));
+                Optional.empty(), Optional.of(address));
+    }
+
+    @Test
+    void pciBusIdsTakeDraFormFromNvmlsFormOrAreUnknown() {
+        assertThat(NvmlText.pciAddress("00000000:3B:00.0")).contains("0000:3b:00.0");
+        assertThat(NvmlText.pciAddress("0000:07:1f.7")).contains("0000:07:1f.7");
+        assertThat(NvmlText.pciAddress("00010000:3B:00.0")).as("domain beyond 4 hex digits").isEmpty();
+        assertThat(NvmlText.pciAddress("3B:00.0")).isEmpty();
+        assertThat(NvmlText.pciAddress(null)).isEmpty();
+        List<GpuFacts> gpus = FakeGpuSource.parse("""
+                gpus:
+                  - {uuid: GPU-a, name: T4, pciBusId: "00000000:0F:00.0"}
+                  - {uuid: GPU-b, name: T4, pciBusId: "0000:07:00.0"}
+                  - {uuid: GPU-c, name: T4}
+                """, "gpus.yaml");
+        assertThat(gpus).extracting(g -> g.details().pciBusId())
+                .containsExactly(Optional.of("0000:0f:00.0"), Optional.of("0000:07:00.0"), Optional.empty());
+        assertThatThrownBy(() -> new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of("0000:3B:00.0"))).hasMessageContaining("lower case");
     }
 
     @Test
@@ -68,7 +88,7 @@ class DeviceSourcesTest {
                 """, "gpus.yaml");
         assertThat(gpus).extracting(GpuFacts::details).containsExactly(
                 new GpuDetails(OptionalInt.of(3), Optional.of("Hopper"), Optional.of("Nvidia"), Optional.of("9.0"),
-                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:18:00.0")),
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("0000:18:00.0")),
                 new GpuDetails(OptionalInt.of(1), Optional.empty(), Optional.empty(), Optional.of("7.5"),
                         Optional.of("550.54.15"), Optional.of("12.4")));
     }
@@ -87,7 +107,9 @@ class DeviceSourcesTest {
             "driver per gpu | 'gpus: [{uuid: GPU-a, name: T4, driverVersion: \"550.54.15\"}]' | gpus[0].driverVersion is node-wide: set it at the top level",
             "blank brand    | 'gpus: [{uuid: GPU-a, name: T4, brand: \" \"}]'             | gpus[0].brand must be a quoted string",
             "negative minor | 'gpus: [{uuid: GPU-a, name: T4, minor: -1}]'              | gpus[0].minor must be a non-negative integer",
-            "minor twice    | 'gpus: [{uuid: GPU-a, name: T4, minor: 1}, {uuid: GPU-b, name: T4}]' | gives two GPUs the minor number 1 (/dev/nvidia1)"})
+            "minor twice    | 'gpus: [{uuid: GPU-a, name: T4, minor: 1}, {uuid: GPU-b, name: T4}]' | gives two GPUs the minor number 1 (/dev/nvidia1)",
+            "bad pci        | 'gpus: [{uuid: GPU-a, name: T4, pciBusId: \"3b:00.0\"}]'   | gpus[0].pciBusId must be a PCI address like \"0000:07:00.0\", got \"3b:00.0\"",
+            "pci twice      | 'gpus: [{uuid: GPU-a, name: T4, pciBusId: \"0000:07:00.0\"}, {uuid: GPU-b, name: T4, pciBusId: \"00000000:07:00.0\"}]' | gives two GPUs the PCI address 0000:07:00.0"})
     void badFakeGpuFilesAreNamed(String name, String yaml, String message) {
         assertThatThrownBy(() -> FakeGpuSource.parse(yaml, "gpus.yaml")).isInstanceOf(ConfigurationException.class).hasMessageContaining(message);
     }
@@ -100,10 +122,8 @@ class DeviceSourcesTest {
         NvmlDeviceSource source = new NvmlDeviceSource(nvml, "nvml:fake");
         nvml.failOn("nvmlDeviceGetMemoryInfo", 1, NvmlException.NOT_SUPPORTED);
         assertThat(source.scan()).containsExactly(
-                new GpuFacts("GPU-a", 0, "Tesla T4", OptionalLong.of(16L << 30), OptionalInt.of(1), true,
-                        pciOnly("00000000:3B:00.0")),
-                new GpuFacts("GPU-b", 1, "NVIDIA GB10", OptionalLong.empty(), OptionalInt.of(0), true,
-                        pciOnly("00000000:3C:00.0")));
+                new GpuFacts("GPU-a", 0, "Tesla T4", OptionalLong.of(16L << 30), OptionalInt.of(1), true, pciOnly("0000:3b:00.0")),
+                new GpuFacts("GPU-b", 1, "NVIDIA GB10", OptionalLong.empty(), OptionalInt.of(0), true, pciOnly("0000:3c:00.0")));
         nvml.failOn("nvmlDeviceGetName", 0, NvmlException.GPU_IS_LOST);
         assertThatThrownBy(source::scan).isInstanceOf(NvmlException.class).hasMessageContaining("nvmlDeviceGetName");
     }
@@ -117,10 +137,10 @@ class DeviceSourcesTest {
         nvml.setDriver(new DriverInfo(Optional.of("550.54.15"), Optional.of(MajorMinor.fromCudaVersion(12040))));
         assertThat(new NvmlDeviceSource(nvml, "nvml:fake").scan()).extracting(GpuFacts::details).containsExactly(
                 new GpuDetails(OptionalInt.of(2), Optional.of("Hopper"), Optional.of("Nvidia"), Optional.of("9.0"),
-                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:18:00.0")),
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("0000:18:00.0")),
                 // facts the driver does not know stay unknown; the node-wide versions are on every GPU
                 new GpuDetails(OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("00000000:3B:00.0")));
+                        Optional.of("550.54.15"), Optional.of("12.4"), Optional.of("0000:3b:00.0")));
     }
 
     @Test
@@ -142,7 +162,7 @@ class DeviceSourcesTest {
             assertThat(source.scan()).containsExactly(new GpuFacts("GPU-h", 0, "NVIDIA H100 80GB HBM3",
                     OptionalLong.of(80L << 30), OptionalInt.of(0), true, new GpuDetails(OptionalInt.of(2),
                     Optional.of("Hopper"), Optional.empty(), Optional.of("9.0"), Optional.empty(), Optional.of("12.4"),
-                    Optional.of("00000000:18:00.0"))));
+                    Optional.of("0000:18:00.0"))));
         }
     }
 

@@ -55,7 +55,7 @@ class MonitorFeedbackLoopTest {
 
     private FeedbackLoop loop(PodDirectory directory) {
         return new FeedbackLoop(config, new ContainerLister(config.containersDirectory(), config.resyncInterval(),
-                clock), directory);
+                clock), directory, new ClaimRegionLister(config.claimsDirectory()));
     }
 
     @Test

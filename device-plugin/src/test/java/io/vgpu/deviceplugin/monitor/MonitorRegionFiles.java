@@ -132,6 +132,13 @@ public final class MonitorRegionFiles {
             return size >= all.length ? all : Arrays.copyOf(all, size);
         }
 
+        /** Writes the region to {@code file} (a DRA claim region: {@code <hook>/vgpu/claims/<uid>/<request>.cache}). */
+        public Path writeFile(Path file) throws IOException {
+            Files.createDirectories(file.getParent());
+            Files.write(file, bytes());
+            return file;
+        }
+
         /** Writes {@code <containers>/<uid>_<container>/<name>.cache} and returns the file. */
         public Path writeTo(Path containers, String podUid, String container) throws IOException {
             Path dir = Files.createDirectories(containers.resolve(podUid + "_" + container));

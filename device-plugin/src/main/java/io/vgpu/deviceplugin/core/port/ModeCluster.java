@@ -3,7 +3,6 @@ package io.vgpu.deviceplugin.core.port;
 import io.vgpu.deviceplugin.core.mode.ModeSnapshot;
 
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -18,9 +17,6 @@ public interface ModeCluster {
 
     /** What a switch is checked against: the node, its pods, its allocated claims, and {@code prepared}'s answer. */
     CompletionStage<ModeSnapshot> snapshot(PreparedClaims prepared);
-
-    /** UIDs of the ResourceClaims with a result of driver {@code gpu.vgpu.io} in this node's pool. */
-    CompletionStage<Set<String>> allocatedClaimUids();
 
     /**
      * Removes the register annotation and the handshake ({@code hami.io/node-nvidia-register},

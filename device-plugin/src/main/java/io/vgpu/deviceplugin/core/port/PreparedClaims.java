@@ -5,8 +5,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The ResourceClaims prepared on this node and not unprepared yet: while any exist, the node may not leave
- * DRA mode. The kubelet plugin's checkpoint is the authority; until it is wired in, the API server's view
- * stands in (every claim allocated to the node counts as prepared, which refuses at least as often).
+ * DRA mode. The kubelet plugin's checkpoint is the authority (read from disk while the plugin is stopped).
  * Never blocks.
  */
 public interface PreparedClaims {
