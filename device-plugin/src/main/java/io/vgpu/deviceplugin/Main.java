@@ -14,6 +14,7 @@ import io.vgpu.deviceplugin.core.AllocationService;
 import io.vgpu.deviceplugin.core.CdiSettings;
 import io.vgpu.deviceplugin.core.GpuFacts;
 import io.vgpu.deviceplugin.core.LockExpiry;
+import io.vgpu.deviceplugin.core.MigAllowlist;
 import io.vgpu.deviceplugin.core.NodeLockReleaser;
 import io.vgpu.deviceplugin.core.NodeOverrides;
 import io.vgpu.deviceplugin.core.NodeSettings;
@@ -32,6 +33,9 @@ import io.vgpu.deviceplugin.grpc.KubeletRegistration;
 import io.vgpu.deviceplugin.host.LocalHostFiles;
 import io.vgpu.deviceplugin.kube.FabricClusterAccess;
 import io.vgpu.deviceplugin.kube.KubePodDirectory;
+import io.vgpu.deviceplugin.mig.DynamicMig;
+import io.vgpu.deviceplugin.mig.MigManager;
+import io.vgpu.deviceplugin.mig.MigReconcileVerticle;
 import io.vgpu.deviceplugin.monitor.MonitorConfig;
 import io.vgpu.deviceplugin.monitor.VgpuMonitor;
 import io.vgpu.hamicore.NativeNvml;
@@ -43,8 +47,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -62,6 +68,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Main {
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+    /** HAMi's MIG reconciler period. */
+    private static final Duration MIG_RECONCILE_INTERVAL = Duration.ofSeconds(5);
 
     private Main() {
     }
@@ -131,6 +139,7 @@ public final class Main {
      */
     static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, KubernetesClient client, DeviceSource source) {
         NodeSettings node;
+        MigAllowlist allowlist;
         try {
             NvidiaSettings base = DeviceConfigFile.read(config.deviceConfigFile());
             node = NodeConfigFile.read(config.nodeConfigFile())
@@ -139,18 +148,17 @@ public final class Main {
                         LOG.warn("no per-node config {}: device config as is, operating mode empty (as HAMi)", config.nodeConfigFile());
                         return NodeOverrides.withoutNodeConfig(base);
                     });
-            if (AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
-                throw new ConfigurationException("operatingmode 'mig' (HAMi dynamic MIG) is not supported by this plugin; "
-                        + "use hami-core for node " + config.nodeName());
-            }
+            allowlist = AllocateSettings.MODE_MIG.equals(node.operatingMode())
+                    ? DeviceConfigFile.readMigAllowlist(config.deviceConfigFile()) : MigAllowlist.EMPTY;
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
-        return vertx.executeBlocking(source::scan).compose(scan -> deploy(vertx, config, client, source, node, scan));
+        return vertx.executeBlocking(source::scan).compose(scan -> deploy(vertx, config, client, source, node, scan, allowlist));
     }
 
     private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                            DeviceSource source, NodeSettings node, List<GpuFacts> scan) {
+                                            DeviceSource source, NodeSettings node, List<GpuFacts> scan,
+                                            MigAllowlist allowlist) {
         NvidiaSettings nvidia = node.nvidia();
         DeviceState state = DeviceState.of(scan, node.filter());
         LOG.info("serving {} GPU(s) as {} × {} devices of {} (mode {}, preferred allocation {})", state.devices().size(),
@@ -158,11 +166,29 @@ public final class Main {
                 node.enableGetPreferredAllocation());
         ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
         ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
+        if (!AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
+            return deploy(vertx, config, client, source, node, state, pool, cluster, null);
+        }
+        List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
+        return DynamicMig.start(source, served, allowlist, new LocalHostFiles(config.hostRoot(), pool)
+                        .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName())
+                .recover(error -> {
+                    pool.shutdownNow();
+                    return Future.failedFuture(error);
+                })
+                .compose(mig -> deploy(vertx, config, client, source, node, state, pool, cluster, mig));
+    }
+
+    /** @param mig the dynamic-MIG manager, null outside {@code mig} mode */
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
+                                            DeviceSource source, NodeSettings node, DeviceState state,
+                                            ExecutorService pool, ClusterAccess cluster, MigManager mig) {
+        NvidiaSettings nvidia = node.nvidia();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
         AllocationService allocations = new AllocationService(config.nodeName(), cluster,
                 host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
-                state::inventory, releaser);
+                state::inventory, releaser, mig);
         RegisterPublisher publisher = new RegisterPublisher(cluster, config.nodeName());
         KubeletRegistration registration = config.registerWithKubelet()
                 ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
@@ -171,12 +197,21 @@ public final class Main {
         NodeAgent agent = new NodeAgent(vertx, () -> new DevicePluginVerticle(
                 new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(), nvidia.enableNumaTopology()),
                 config.pluginSocket(), registration), config.registerRetry(), source, pool);
+        if (mig != null) {
+            agent.addWatcher(mig);
+        }
         return vertx.deployVerticle(new NodeRegisterVerticle(source, state, RegisterSettings.of(node), publisher,
-                        config.registerInterval(), config.registerRetry()))
+                        config.registerInterval(), config.registerRetry(), mig == null ? Map::of : mig::capabilities))
                 .compose(id -> {
                     agent.addDeployment(id);
-                    return startXidWatcher(vertx, config, source, state, agent);
+                    return mig == null ? Future.succeededFuture() : vertx.deployVerticle(
+                            new MigReconcileVerticle(mig, cluster, config.nodeName(), MIG_RECONCILE_INTERVAL))
+                            .map(reconciler -> {
+                                agent.addDeployment(reconciler);
+                                return null;
+                            });
                 })
+                .compose(v -> startXidWatcher(vertx, config, source, state, agent))
                 .compose(v -> deployMonitor(vertx, config, client, source, host, agent))
                 .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
                 .compose(v -> watchKubelet(vertx, config, agent))

@@ -3,6 +3,7 @@ package io.vgpu.deviceplugin;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.MigCapability;
 import io.vgpu.deviceplugin.core.NodeRegister;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
@@ -13,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The node registration loop (spec §3.1): scan the devices (on a worker thread), build the register
@@ -35,6 +38,7 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private final RegisterPublisher publisher;
     private final Duration interval;
     private final Duration retry;
+    private final Supplier<Map<String, MigCapability>> migOffers;
     private long timer = -1;
     private boolean stopped;
 
@@ -44,6 +48,15 @@ public final class NodeRegisterVerticle extends VerticleBase {
      */
     public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
                                 Duration interval, Duration retry) {
+        this(source, state, settings, publisher, interval, retry, Map::of);
+    }
+
+    /**
+     * @param migOffers in dynamic-MIG mode, what each GPU offers (the register's {@code migProfiles})
+     */
+    public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
+                                Duration interval, Duration retry, Supplier<Map<String, MigCapability>> migOffers) {
+        this.migOffers = Objects.requireNonNull(migOffers, "migOffers");
         this.source = Objects.requireNonNull(source, "source");
         this.state = Objects.requireNonNull(state, "state");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -81,9 +94,13 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private Future<RegisterPublisher.Result> publish(List<GpuFacts> scan) {
         state.applySourceHealth(scan);
         List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
-        NodeRegister.Result register = NodeRegister.build(served, state.health(), settings);
+        NodeRegister.Result register = NodeRegister.build(served, state.health(), settings, migOffers.get());
         if (!register.skipped().isEmpty()) {
             LOG.warn("not registering {}: NVML reports no memory and preConfiguredDeviceMemory is 0", register.skipped());
+        }
+        if (!register.withoutMig().isEmpty()) {
+            LOG.warn("not registering {} in dynamic-MIG mode: no MIG profile of migProfileAllowlist is offered "
+                    + "(model not listed, no MIG support, or MIG mode pending a reset)", register.withoutMig());
         }
         return Future.fromCompletionStage(publisher.publish(register.devices()), context).onSuccess(result -> {
             switch (result.outcome()) {

@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin.core;
 
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.core.port.HostFiles;
+import io.vgpu.deviceplugin.core.port.MigPartitioner;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ContainerDevice;
 
@@ -26,6 +27,8 @@ import java.util.function.Supplier;
  *                                  trySucceed(pod) ─► Allocated
  * </pre>
  *
+ * <p>In dynamic-MIG mode the served containers get MIG instances instead ({@link MigAllocateStep}).
+ *
  * <p>Allocations run one at a time (HAMi holds a process-wide mutex): the pending-pod protocol is
  * node-global. Stages never fail: unexpected errors become {@link AllocateResult.Rejected}.
  * Thread-safe.
@@ -40,6 +43,7 @@ public final class AllocationService {
     private final PendingPodFinder finder;
     private final AllocationFinisher finisher;
     private final NodeLockReleaser releaser;
+    private final MigAllocateStep mig;
     private final Object queueLock = new Object();
     private CompletionStage<?> queueTail = CompletableFuture.completedFuture(null);
 
@@ -49,6 +53,17 @@ public final class AllocationService {
      */
     public AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
                              Supplier<DeviceInventory> inventory, NodeLockReleaser releaser) {
+        this(node, cluster, host, planner, inventory, releaser, null);
+    }
+
+    /**
+     * @param node      this node's name
+     * @param inventory the devices currently served (read once per call)
+     * @param mig       the MIG hardware in dynamic-MIG mode (the served containers get MIG instances
+     *                  instead of HAMi-core); null in every other mode
+     */
+    public AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                             Supplier<DeviceInventory> inventory, NodeLockReleaser releaser, MigPartitioner mig) {
         this.node = Objects.requireNonNull(node, "node");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.host = Objects.requireNonNull(host, "host");
@@ -57,6 +72,7 @@ public final class AllocationService {
         this.finder = new PendingPodFinder(cluster);
         this.finisher = new AllocationFinisher(cluster, releaser, node);
         this.releaser = releaser;
+        this.mig = mig == null ? null : new MigAllocateStep(cluster, planner, mig, finisher);
     }
 
     /**
@@ -122,6 +138,9 @@ public final class AllocationService {
                     ignoredError -> reject(ref, refuse.message()));
         }
         AllocatePlan.Serve serve = (AllocatePlan.Serve) plan;
+        if (mig != null && !serve.takes().isEmpty()) {
+            return mig.serve(pod, serve);
+        }
         return Stages.fold(prepare(serve.containerDirs()),
                 ok -> writeBack(ref, serve),
                 error -> reject(ref, "cannot prepare the HAMi-core cache directories: " + error));

@@ -87,6 +87,16 @@ public final class FabricClusterAccess implements ClusterAccess {
     }
 
     @Override
+    public CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations,
+                                                     String resourceVersion) {
+        String patch = annotationsPatch(annotations, resourceVersion);
+        return call(() -> {
+            client.pods().inNamespace(namespace).withName(name).patch(MERGE, patch);
+            return null;
+        });
+    }
+
+    @Override
     public CompletionStage<Void> removeNodeLock(String node, String resourceVersion) {
         String patch = NodeLockCodec.removePatch(resourceVersion);
         return call(() -> {
@@ -106,9 +116,18 @@ public final class FabricClusterAccess implements ClusterAccess {
 
     /** {@code {"metadata":{"annotations":{...}}}}. */
     static String annotationsPatch(Map<String, String> annotations) {
+        return annotationsPatch(annotations, null);
+    }
+
+    /** {@code {"metadata":{"annotations":{...},"resourceVersion":"<rv>"}}}; without the version when null. */
+    static String annotationsPatch(Map<String, String> annotations, String resourceVersion) {
         ObjectNode root = JSON.createObjectNode();
-        ObjectNode a = root.putObject("metadata").putObject("annotations");
+        ObjectNode metadata = root.putObject("metadata");
+        ObjectNode a = metadata.putObject("annotations");
         annotations.forEach(a::put);
+        if (resourceVersion != null) {
+            metadata.put("resourceVersion", resourceVersion);
+        }
         try {
             return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -34,6 +34,14 @@ public interface ClusterAccess {
     CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations);
 
     /**
+     * The same merge patch guarded by {@code resourceVersion}
+     * ({@code {"metadata":{"annotations":{...},"resourceVersion":"<rv>"}}}); fails with the API's
+     * conflict when the pod changed since that version.
+     */
+    CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations,
+                                              String resourceVersion);
+
+    /**
      * Removes {@code hami.io/mutex.lock} with a merge patch guarded by {@code resourceVersion}
      * ({@code {"metadata":{"annotations":{"hami.io/mutex.lock":null},"resourceVersion":"<rv>"}}}); fails
      * with the API's conflict when the node changed since that version.
