@@ -195,3 +195,55 @@ JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_processCount(JNIEnv *e
     }
     return (jint) (count > INT32_MAX ? INT32_MAX : count);
 }
+
+/* ---- topology (NVLink pair scores) ---- */
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_topologyCommonAncestor(JNIEnv *env, jclass cls, jlong handle,
+                                                                                jint index1, jint index2)
+{
+    (void) cls;
+    vg_nvml *nv = jni_nvml_of(env, handle);
+    unsigned int level = 0;
+    if (nv == NULL || jni_failed(env, vg_nvml_topology_common_ancestor(nv, (unsigned int) index1, (unsigned int) index2,
+                                                                       &level))) {
+        return -1;
+    }
+    return (jint) level;
+}
+
+JNIEXPORT jboolean JNICALL Java_io_vgpu_hamicore_NativeBridge_nvLinkActive(JNIEnv *env, jclass cls, jlong handle, jint index,
+                                                                          jint link)
+{
+    (void) cls;
+    vg_nvml *nv = jni_nvml_of(env, handle);
+    unsigned int active = 0;
+    if (nv == NULL || jni_failed(env, vg_nvml_nvlink_state(nv, (unsigned int) index, (unsigned int) link, &active))) {
+        return JNI_FALSE;
+    }
+    return active ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_nvLinkRemoteBusId(JNIEnv *env, jclass cls, jlong handle,
+                                                                                 jint index, jint link)
+{
+    (void) cls;
+    vg_nvml *nv = jni_nvml_of(env, handle);
+    char buf[VG_NVML_BUS_ID_LEN];
+    if (nv == NULL || jni_failed(env, vg_nvml_nvlink_remote_bus_id(nv, (unsigned int) index, (unsigned int) link, buf,
+                                                                   sizeof buf))) {
+        return NULL;
+    }
+    return jni_bytes_of(env, buf);
+}
+
+JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_nvLinkRemoteType(JNIEnv *env, jclass cls, jlong handle, jint index,
+                                                                          jint link)
+{
+    (void) cls;
+    vg_nvml *nv = jni_nvml_of(env, handle);
+    unsigned int type = 0;
+    if (nv == NULL || jni_failed(env, vg_nvml_nvlink_remote_type(nv, (unsigned int) index, (unsigned int) link, &type))) {
+        return -1;
+    }
+    return (jint) type;
+}

@@ -135,6 +135,10 @@ struct vg_nvml {
     int (*mig_ci_id)(nvml_device_t, unsigned int *);
     int (*compute_processes_v3)(nvml_device_t, unsigned int *, void *);
     int (*graphics_processes_v3)(nvml_device_t, unsigned int *, void *);
+    int (*common_ancestor)(nvml_device_t, nvml_device_t, int *);
+    int (*nvlink_state)(nvml_device_t, unsigned int, int *);
+    int (*nvlink_remote_pci_v2)(nvml_device_t, unsigned int, nvml_pci_info_t *);
+    int (*nvlink_remote_type)(nvml_device_t, unsigned int, int *);
     int (*event_set_create)(nvml_event_set_t *);
     int (*supported_event_types)(nvml_device_t, unsigned long long *);
     int (*register_events)(nvml_device_t, unsigned long long, nvml_event_set_t);
@@ -184,6 +188,10 @@ static const char FN_MIG_GI_ID[] = "nvmlDeviceGetGpuInstanceId";
 static const char FN_MIG_CI_ID[] = "nvmlDeviceGetComputeInstanceId";
 static const char FN_COMPUTE_PROCS[] = "nvmlDeviceGetComputeRunningProcesses_v3";
 static const char FN_GRAPHICS_PROCS[] = "nvmlDeviceGetGraphicsRunningProcesses_v3";
+static const char FN_COMMON_ANCESTOR[] = "nvmlDeviceGetTopologyCommonAncestor";
+static const char FN_NVLINK_STATE[] = "nvmlDeviceGetNvLinkState";
+static const char FN_NVLINK_REMOTE_PCI[] = "nvmlDeviceGetNvLinkRemotePciInfo_v2";
+static const char FN_NVLINK_REMOTE_TYPE[] = "nvmlDeviceGetNvLinkRemoteDeviceType";
 static const char FN_EVENT_CREATE[] = "nvmlEventSetCreate";
 static const char FN_SUPPORTED_EVENTS[] = "nvmlDeviceGetSupportedEventTypes";
 static const char FN_REGISTER[] = "nvmlDeviceRegisterEvents";
@@ -269,6 +277,10 @@ vg_status vg_nvml_open(const char *library, vg_nvml **out, char *detail, size_t 
     RESOLVE(nv, mig_ci_id, FN_MIG_CI_ID);
     RESOLVE(nv, compute_processes_v3, FN_COMPUTE_PROCS);
     RESOLVE(nv, graphics_processes_v3, FN_GRAPHICS_PROCS);
+    RESOLVE(nv, common_ancestor, FN_COMMON_ANCESTOR);
+    RESOLVE(nv, nvlink_state, FN_NVLINK_STATE);
+    RESOLVE(nv, nvlink_remote_pci_v2, FN_NVLINK_REMOTE_PCI);
+    RESOLVE(nv, nvlink_remote_type, FN_NVLINK_REMOTE_TYPE);
     RESOLVE(nv, event_set_create, FN_EVENT_CREATE);
     RESOLVE(nv, supported_event_types, FN_SUPPORTED_EVENTS);
     RESOLVE(nv, register_events, FN_REGISTER);
@@ -511,6 +523,80 @@ vg_status vg_nvml_system_cuda_driver_version(vg_nvml *nv, int *version)
         *version = value;
     }
     return status(rc, FN_CUDA_DRIVER_VERSION);
+}
+
+/* ---- topology ---- */
+
+vg_status vg_nvml_topology_common_ancestor(vg_nvml *nv, unsigned int index1, unsigned int index2, unsigned int *level)
+{
+    *level = 0;
+    nvml_device_t d1, d2;
+    vg_status s = device_for(nv, index1, nv->common_ancestor != NULL, FN_COMMON_ANCESTOR, &d1);
+    if (s.code == VG_NVML_SUCCESS) {
+        s = device_for(nv, index2, 1, FN_COMMON_ANCESTOR, &d2);
+    }
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->common_ancestor(d1, d2, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *level = (unsigned int) value;
+    }
+    return status(rc, FN_COMMON_ANCESTOR);
+}
+
+vg_status vg_nvml_nvlink_state(vg_nvml *nv, unsigned int index, unsigned int link, unsigned int *active)
+{
+    *active = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_state != NULL, FN_NVLINK_STATE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->nvlink_state(device, link, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *active = value != 0;
+    }
+    return status(rc, FN_NVLINK_STATE);
+}
+
+vg_status vg_nvml_nvlink_remote_bus_id(vg_nvml *nv, unsigned int index, unsigned int link, char *buf, size_t len)
+{
+    if (len == 0) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_NVLINK_REMOTE_PCI);
+    }
+    buf[0] = '\0';
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_remote_pci_v2 != NULL, FN_NVLINK_REMOTE_PCI, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_pci_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = nv->nvlink_remote_pci_v2(device, link, &info);
+    if (rc == VG_NVML_SUCCESS) {
+        info.bus_id[sizeof info.bus_id - 1] = '\0';
+        snprintf(buf, len, "%s", info.bus_id);
+    }
+    return status(rc, FN_NVLINK_REMOTE_PCI);
+}
+
+vg_status vg_nvml_nvlink_remote_type(vg_nvml *nv, unsigned int index, unsigned int link, unsigned int *type)
+{
+    *type = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_remote_type != NULL, FN_NVLINK_REMOTE_TYPE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->nvlink_remote_type(device, link, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *type = (unsigned int) value;
+    }
+    return status(rc, FN_NVLINK_REMOTE_TYPE);
 }
 
 /* ---- MIG ---- */

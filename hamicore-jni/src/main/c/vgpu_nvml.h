@@ -34,6 +34,8 @@
 #define VG_NVML_UUID_LEN 96
 #define VG_NVML_NAME_LEN 96
 #define VG_NVML_BUS_ID_LEN 32
+/* NVML_NVLINK_MAX_LINKS */
+#define VG_NVML_NVLINK_MAX_LINKS 18
 /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
 #define VG_NVML_DRIVER_VERSION_LEN 80
 
@@ -149,6 +151,17 @@ vg_status vg_nvml_mig_device_count(vg_nvml *nvml, unsigned int index, unsigned i
 vg_status vg_nvml_mig_device(vg_nvml *nvml, unsigned int index, unsigned int mig_index, vg_mig_device *out);
 /* compute + graphics processes of the GPU (mig_index < 0) or of its MIG device mig_index */
 vg_status vg_nvml_process_count(vg_nvml *nvml, unsigned int index, int mig_index, unsigned int *count);
+
+/* ---- topology, for NVLink pair scores ---- */
+/* nvmlDeviceGetTopologyCommonAncestor: 0 same board, 10 single switch, 20 multiple switches, 30 host
+ * bridge, 40 same NUMA node, 50 across the system interconnect */
+vg_status vg_nvml_topology_common_ancestor(vg_nvml *nvml, unsigned int index1, unsigned int index2, unsigned int *level);
+/* nvmlDeviceGetNvLinkState of link (0 .. VG_NVML_NVLINK_MAX_LINKS - 1): 1 active, 0 not */
+vg_status vg_nvml_nvlink_state(vg_nvml *nvml, unsigned int index, unsigned int link, unsigned int *active);
+/* nvmlDeviceGetNvLinkRemotePciInfo_v2: the PCI bus id at the other end ("" on failure) */
+vg_status vg_nvml_nvlink_remote_bus_id(vg_nvml *nvml, unsigned int index, unsigned int link, char *buf, size_t len);
+/* nvmlDeviceGetNvLinkRemoteDeviceType: 0 GPU, 1 IBM NPU, 2 NVSwitch, 255 unknown */
+vg_status vg_nvml_nvlink_remote_type(vg_nvml *nvml, unsigned int index, unsigned int link, unsigned int *type);
 
 vg_status vg_nvml_event_set_create(vg_nvml *nvml, vg_nvml_event_set **out);
 /* registers XidCriticalError for device index; NOT_SUPPORTED when the device cannot report it */

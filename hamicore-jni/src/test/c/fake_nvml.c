@@ -25,6 +25,11 @@
  *                                         memory, and its possible placements (SIZE slices at each START)
  *   migreset INDEX                        enabling MIG on INDEX stays pending (the GPU needs a reset)
  *   procs INDEX N                         N processes run on INDEX (with MIG on: on its first MIG device)
+ *   topo I J LEVEL                        nvmlDeviceGetTopologyCommonAncestor(I, J) answers LEVEL (one
+ *                                         direction; default 40, NVML_TOPOLOGY_NODE)
+ *   nvlink INDEX LINK BUSID TYPE          link LINK of INDEX is active and ends at BUSID ("-": the remote
+ *                                         PCI info answers NOT_SUPPORTED) on a device of TYPE (0 GPU,
+ *                                         2 NVSwitch; -1: NOT_SUPPORTED); other links answer NOT_SUPPORTED
  * Without a .conf file there are two default GPUs (an A100 and a V100 with their real facts).
  *
  * Built twice: compiled with -DFAKE_NVML_LEGACY the library lacks the identity symbols
@@ -224,6 +229,12 @@ typedef struct {
 } nvmlComputeInstanceInfo_t;
 
 static struct fake_mig migs[MAX_DEVICES];
+static int topo_levels[MAX_DEVICES][MAX_DEVICES];
+static struct {
+    int active;
+    char bus_id[32]; /* "" = NOT_SUPPORTED */
+    int type;        /* -1 = NOT_SUPPORTED */
+} links[MAX_DEVICES][18];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nvmlDevice_st devices[MAX_DEVICES];
 static unsigned int device_count;
@@ -318,6 +329,12 @@ static void load_config(void)
     char conf[PATH_MAX + 8];
     device_count = 0;
     rule_count = 0;
+    for (int i = 0; i < MAX_DEVICES; i++) {
+        for (int j = 0; j < MAX_DEVICES; j++) {
+            topo_levels[i][j] = 40;
+        }
+    }
+    memset(links, 0, sizeof links);
     init_error = 0;
     snprintf(driver_version, sizeof driver_version, "550.54.15");
     cuda_driver_version = 12040;
@@ -358,6 +375,14 @@ static void load_config(void)
         } else if (sscanf(line, "procs %d %d", &index, &code) == 2 && index >= 0 && (unsigned int) index < device_count
                    && code >= 0) {
             migs[index].procs = (unsigned int) code;
+        } else if (sscanf(line, "topo %d %d %d", &index, &brand, &code) == 3 && index >= 0 && index < MAX_DEVICES
+                   && brand >= 0 && brand < MAX_DEVICES) {
+            topo_levels[index][brand] = code;
+        } else if (sscanf(line, "nvlink %d %d %31s %d", &index, &brand, bus, &code) == 4 && index >= 0
+                   && index < MAX_DEVICES && brand >= 0 && brand < 18) {
+            links[index][brand].active = 1;
+            snprintf(links[index][brand].bus_id, sizeof links[index][brand].bus_id, "%s", strcmp(bus, "-") == 0 ? "" : bus);
+            links[index][brand].type = code;
         } else if (sscanf(line, "fail %63s %d %d", function, &index, &code) == 3 && rule_count < MAX_RULES) {
             snprintf(rules[rule_count].function, sizeof rules[rule_count].function, "%s", function);
             rules[rule_count].index = index;
@@ -1205,4 +1230,61 @@ nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsig
 {
     (void) infos;
     return processes("nvmlDeviceGetGraphicsRunningProcesses_v3", device, infoCount, 1);
+}
+
+/* ---- topology ---- */
+
+nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2, int *pathInfo)
+{
+    int rc = enter("nvmlDeviceGetTopologyCommonAncestor", device1);
+    if (rc == SUCCESS && device2 == NULL) {
+        rc = ERROR_INVALID_ARGUMENT;
+    }
+    if (rc == SUCCESS) {
+        *pathInfo = topo_levels[device1->index][device2->index];
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, int *isActive)
+{
+    int rc = enter("nvmlDeviceGetNvLinkState", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    if (!links[device->index][link].active) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    *isActive = 1;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)
+{
+    int rc = enter("nvmlDeviceGetNvLinkRemotePciInfo_v2", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18 || !links[device->index][link].active || links[device->index][link].bus_id[0] == '\0') {
+        return ERROR_NOT_SUPPORTED;
+    }
+    memset(pci, 0, sizeof *pci);
+    snprintf(pci->busId, sizeof pci->busId, "%s", links[device->index][link].bus_id);
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, int *type)
+{
+    int rc = enter("nvmlDeviceGetNvLinkRemoteDeviceType", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18 || !links[device->index][link].active || links[device->index][link].type < 0) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    *type = links[device->index][link].type;
+    return SUCCESS;
 }

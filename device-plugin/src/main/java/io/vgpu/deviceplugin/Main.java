@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.ConfigurationException;
 import io.vgpu.deviceplugin.config.DeviceConfigFile;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
+import io.vgpu.deviceplugin.config.NodeFeatures;
 import io.vgpu.deviceplugin.config.NodeConfigFile;
 import io.vgpu.deviceplugin.core.AllocatePlanner;
 import io.vgpu.deviceplugin.core.AllocateSettings;
@@ -22,11 +23,13 @@ import io.vgpu.deviceplugin.core.NvidiaSettings;
 import io.vgpu.deviceplugin.core.PluginOptions;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.TopologyScores;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
+import io.vgpu.deviceplugin.devices.NvmlTopology;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
@@ -84,7 +87,15 @@ public final class Main {
             System.exit(2);
             return;
         }
-        LOG.info("vgpu device plugin starting: {} (node lock expiry {})", config.describe(),
+        NodeFeatures features;
+        try {
+            features = NodeFeatures.fromEnv(System.getenv());
+        } catch (ConfigurationException e) {
+            LOG.error(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LOG.info("vgpu device plugin starting: {}, {} (node lock expiry {})", config.describe(), features,
                 LockExpiry.fromEnv(System.getenv("HAMI_NODELOCK_EXPIRE")));
         Vertx vertx = Vertx.vertx();
         KubernetesClient client;
@@ -100,7 +111,7 @@ public final class Main {
         }
         NodeAgent agent;
         try {
-            agent = start(vertx, config, client, source).await(2, TimeUnit.MINUTES);
+            agent = start(vertx, config, features, client, source).await(2, TimeUnit.MINUTES);
         } catch (Exception e) {
             LOG.error("cannot start: {}", e.getMessage(), e);
             source.close();
@@ -138,6 +149,12 @@ public final class Main {
      * @return the running agent; fails on bad device/node config files or a failing first device scan
      */
     static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, KubernetesClient client, DeviceSource source) {
+        return start(vertx, config, NodeFeatures.defaults(), client, source);
+    }
+
+    /** {@link #start(Vertx, DevicePluginConfig, KubernetesClient, DeviceSource)} with optional HAMi features. */
+    static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, NodeFeatures features, KubernetesClient client,
+                                   DeviceSource source) {
         NodeSettings node;
         MigAllowlist allowlist;
         try {
@@ -153,12 +170,13 @@ public final class Main {
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
-        return vertx.executeBlocking(source::scan).compose(scan -> deploy(vertx, config, client, source, node, scan, allowlist));
+        return vertx.executeBlocking(source::scan)
+                .compose(scan -> deploy(vertx, config, features, client, source, node, scan, allowlist));
     }
 
-    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                            DeviceSource source, NodeSettings node, List<GpuFacts> scan,
-                                            MigAllowlist allowlist) {
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            List<GpuFacts> scan, MigAllowlist allowlist) {
         NvidiaSettings nvidia = node.nvidia();
         DeviceState state = DeviceState.of(scan, node.filter());
         LOG.info("serving {} GPU(s) as {} × {} devices of {} (mode {}, preferred allocation {})", state.devices().size(),
@@ -166,23 +184,65 @@ public final class Main {
                 node.enableGetPreferredAllocation());
         ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
         ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
-        if (!AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
-            return deploy(vertx, config, client, source, node, state, pool, cluster, null);
-        }
         List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
-        return DynamicMig.start(source, served, allowlist, new LocalHostFiles(config.hostRoot(), pool)
-                        .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName())
+        Future<MigManager> mig = !AllocateSettings.MODE_MIG.equals(node.operatingMode()) ? Future.succeededFuture()
+                : DynamicMig.start(source, served, allowlist, new LocalHostFiles(config.hostRoot(), pool)
+                        .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName());
+        return mig.compose(manager -> topologyScores(vertx, features, source, served, cluster, config.nodeName())
+                        .compose(scores -> deploy(vertx, config, client, source, node, state, pool, cluster, manager, scores))
+                        .recover(error -> {
+                            if (manager != null) {
+                                manager.close();
+                            }
+                            return Future.failedFuture(error);
+                        }))
                 .recover(error -> {
                     pool.shutdownNow();
                     return Future.failedFuture(error);
-                })
-                .compose(mig -> deploy(vertx, config, client, source, node, state, pool, cluster, mig));
+                });
     }
 
-    /** @param mig the dynamic-MIG manager, null outside {@code mig} mode */
+    /**
+     * HAMi's GPU pair scores when {@link NodeFeatures#topologyScore()} is on, read once from NVML (the
+     * topology does not change while the node runs); null when off or unavailable (logged: the register
+     * is then published without them). Asymmetric link data is a Warning Event on the Node.
+     */
+    private static Future<TopologyScores.Result> topologyScores(Vertx vertx, NodeFeatures features, DeviceSource source,
+                                                                List<GpuFacts> served, ClusterAccess cluster, String node) {
+        if (!features.topologyScore() || served.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        if (!(source instanceof NvmlDeviceSource nvml)) {
+            LOG.warn("topology scores need NVML (VGPU_DEVICE_SOURCE=nvml): {} publishes none", source.describe());
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> NvmlTopology.score(nvml.nvml(), served))
+                .map(scores -> {
+                    if (!scores.asymmetric().isEmpty()) {
+                        LOG.warn("asymmetric P2P link data for GPU pairs {}: scored 0", scores.asymmetric());
+                        cluster.recordNodeEvent(node, "Warning", "AsymmetricGPUP2PLink", "One or more GPU pairs on this node "
+                                + "have asymmetric P2P link data; affected pairs scored 0 (possible NVLink hardware or driver "
+                                + "issue): " + scores.asymmetric()).exceptionally(e -> {
+                                    LOG.warn("event AsymmetricGPUP2PLink not written: {}", e.getMessage());
+                                    return null;
+                                });
+                    }
+                    return scores;
+                })
+                .recover(error -> {
+                    LOG.error("cannot compute GPU topology scores, publishing the register without them: {}", error.getMessage());
+                    return Future.succeededFuture();
+                });
+    }
+
+    /**
+     * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
+     * @param scores GPU pair scores to publish, null for none
+     */
     private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
                                             DeviceSource source, NodeSettings node, DeviceState state,
-                                            ExecutorService pool, ClusterAccess cluster, MigManager mig) {
+                                            ExecutorService pool, ClusterAccess cluster, MigManager mig,
+                                            TopologyScores.Result scores) {
         NvidiaSettings nvidia = node.nvidia();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
@@ -201,7 +261,7 @@ public final class Main {
             agent.addWatcher(mig);
         }
         return vertx.deployVerticle(new NodeRegisterVerticle(source, state, RegisterSettings.of(node), publisher,
-                        config.registerInterval(), config.registerRetry(), mig == null ? Map::of : mig::capabilities))
+                        config.registerInterval(), config.registerRetry(), mig == null ? Map::of : mig::capabilities, scores))
                 .compose(id -> {
                     agent.addDeployment(id);
                     return mig == null ? Future.succeededFuture() : vertx.deployVerticle(

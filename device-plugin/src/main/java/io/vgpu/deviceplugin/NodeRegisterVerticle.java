@@ -7,8 +7,10 @@ import io.vgpu.deviceplugin.core.MigCapability;
 import io.vgpu.deviceplugin.core.NodeRegister;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.TopologyScores;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
+import io.vgpu.state.model.GpuDevice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,7 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private final Duration interval;
     private final Duration retry;
     private final Supplier<Map<String, MigCapability>> migOffers;
+    private final TopologyScores.Result scores;
     private long timer = -1;
     private boolean stopped;
 
@@ -48,15 +51,18 @@ public final class NodeRegisterVerticle extends VerticleBase {
      */
     public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
                                 Duration interval, Duration retry) {
-        this(source, state, settings, publisher, interval, retry, Map::of);
+        this(source, state, settings, publisher, interval, retry, Map::of, null);
     }
 
     /**
      * @param migOffers in dynamic-MIG mode, what each GPU offers (the register's {@code migProfiles})
+     * @param scores    the GPU pair scores to publish with the register ({@code ENABLE_TOPOLOGY_SCORE}); null: none
      */
     public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
-                                Duration interval, Duration retry, Supplier<Map<String, MigCapability>> migOffers) {
+                                Duration interval, Duration retry, Supplier<Map<String, MigCapability>> migOffers,
+                                TopologyScores.Result scores) {
         this.migOffers = Objects.requireNonNull(migOffers, "migOffers");
+        this.scores = scores;
         this.source = Objects.requireNonNull(source, "source");
         this.state = Objects.requireNonNull(state, "state");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -102,7 +108,9 @@ public final class NodeRegisterVerticle extends VerticleBase {
             LOG.warn("not registering {} in dynamic-MIG mode: no MIG profile of migProfileAllowlist is offered "
                     + "(model not listed, no MIG support, or MIG mode pending a reset)", register.withoutMig());
         }
-        return Future.fromCompletionStage(publisher.publish(register.devices()), context).onSuccess(result -> {
+        String pairScores = scores == null || register.devices().isEmpty() ? ""
+                : scores.annotation(register.devices().stream().map(GpuDevice::id).toList());
+        return Future.fromCompletionStage(publisher.publish(register.devices(), pairScores), context).onSuccess(result -> {
             switch (result.outcome()) {
                 case WRITTEN -> LOG.info("node register annotation written: {}", result.value());
                 case FAILED -> LOG.warn("node register annotation not written: {}", result.error());

@@ -38,6 +38,8 @@ public final class FakeNvml implements Nvml {
     private final List<FakeEventSet> eventSets = new CopyOnWriteArrayList<>();
     private final Map<Integer, FakeMig> mig = new ConcurrentHashMap<>();
     private final Map<Integer, Integer> processes = new ConcurrentHashMap<>();
+    private final Map<List<Integer>, Integer> ancestors = new ConcurrentHashMap<>();
+    private final Map<Integer, List<NvLink>> links = new ConcurrentHashMap<>();
     private volatile DriverInfo driver = DriverInfo.UNKNOWN;
     private volatile boolean closed;
 
@@ -107,6 +109,25 @@ public final class FakeNvml implements Nvml {
     public void setRunningProcesses(int index, int count) {
         gpu(index, "nvmlDeviceGetComputeRunningProcesses_v3");
         processes.put(index, count);
+    }
+
+    /**
+     * Sets the common ancestor of GPUs {@code i} and {@code j} in both directions (default
+     * {@link Nvml#TOPOLOGY_NODE}); {@link #setCommonAncestorOneWay} sets one direction only.
+     */
+    public void setCommonAncestor(int i, int j, int level) {
+        setCommonAncestorOneWay(i, j, level);
+        setCommonAncestorOneWay(j, i, level);
+    }
+
+    /** Sets what {@code topologyCommonAncestor(i, j)} answers, leaving {@code (j, i)} as it is. */
+    public void setCommonAncestorOneWay(int i, int j, int level) {
+        ancestors.put(List.of(i, j), level);
+    }
+
+    /** Sets the active NVLinks of GPU {@code index} (default none). */
+    public void setNvLinks(int index, List<NvLink> active) {
+        links.put(index, List.copyOf(active));
     }
 
     /** The GPU-instance profiles of an A100-SXM4-40GB as its driver lists them (7 slices, 8 memory slices). */
@@ -291,6 +312,22 @@ public final class FakeNvml implements Nvml {
             check("nvmlSystemGetCudaDriverVersion_v2", -1);
             return driver.cudaVersion();
         });
+    }
+
+    @Override
+    public int topologyCommonAncestor(int index1, int index2) {
+        // failures are injected by the first device, as the call is made on its handle
+        gpu(index1, "nvmlDeviceGetTopologyCommonAncestor");
+        gpu(index2, "nvmlDeviceGetHandleByIndex_v2");
+        return ancestors.getOrDefault(List.of(index1, index2), TOPOLOGY_NODE);
+    }
+
+    @Override
+    public List<NvLink> nvLinks(int index) {
+        return NvmlOptional.unlessUnsupported(() -> {
+            gpu(index, "nvmlDeviceGetNvLinkState");
+            return Optional.of(links.getOrDefault(index, List.of()));
+        }).orElse(List.of());
     }
 
     @Override

@@ -95,6 +95,18 @@ final class NativeBridge {
     /** Compute + graphics processes of the GPU ({@code migIndex} &lt; 0) or of one of its MIG devices. */
     static native int processCount(long nvml, int index, int migIndex);
 
+    /** nvmlDeviceGetTopologyCommonAncestor: the nvmlGpuTopologyLevel_t of two GPUs. */
+    static native int topologyCommonAncestor(long nvml, int index1, int index2);
+
+    /** nvmlDeviceGetNvLinkState of one link. */
+    static native boolean nvLinkActive(long nvml, int index, int link);
+
+    /** nvmlDeviceGetNvLinkRemotePciInfo_v2: UTF-8 bytes of the remote end's PCI bus id. */
+    static native byte[] nvLinkRemoteBusId(long nvml, int index, int link);
+
+    /** nvmlDeviceGetNvLinkRemoteDeviceType: 0 GPU, 1 IBM NPU, 2 NVSwitch, 255 unknown. */
+    static native int nvLinkRemoteType(long nvml, int index, int link);
+
     static native long eventSetCreate(long nvml);
 
     static native void eventRegisterXid(long nvml, long set, int index);

@@ -6,8 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The loops behind {@link NativeNvml}'s MIG methods: which profile constants and MIG slots to ask
- * NVML about, and which answers mean "none here" rather than a failure. Called under
+ * The loops behind {@link NativeNvml}'s MIG and NVLink methods: which profile constants, MIG slots
+ * and links to ask NVML about, and which answers mean "none here" rather than a failure. Called under
  * {@link NativeNvml}'s lifecycle lock with a live handle; every method blocks.
  */
 final class NativeMig {
@@ -102,6 +102,40 @@ final class NativeMig {
             }
         }
         return total;
+    }
+
+    static List<NvLink> nvLinks(long nvml, int index) {
+        List<NvLink> out = new ArrayList<>();
+        for (int link = 0; link < NvLink.MAX_LINKS; link++) {
+            try {
+                if (!NativeBridge.nvLinkActive(nvml, index, link)) {
+                    continue;
+                }
+            } catch (NvmlException e) {
+                if (absent(e)) {
+                    continue;
+                }
+                throw e;
+            }
+            String bus = "";
+            try {
+                bus = new String(NativeBridge.nvLinkRemoteBusId(nvml, index, link), StandardCharsets.UTF_8);
+            } catch (NvmlException e) {
+                if (!absent(e)) {
+                    throw e;
+                }
+            }
+            int type = NvLink.UNREPORTED;
+            try {
+                type = NativeBridge.nvLinkRemoteType(nvml, index, link);
+            } catch (NvmlException e) {
+                if (!absent(e)) {
+                    throw e;
+                }
+            }
+            out.add(new NvLink(link, bus, type));
+        }
+        return List.copyOf(out);
     }
 
     /** This profile (or the whole MIG API) is not available on this GPU or driver. */

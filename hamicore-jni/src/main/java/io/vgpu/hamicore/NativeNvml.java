@@ -203,6 +203,16 @@ public final class NativeNvml implements Nvml {
     }
 
     @Override
+    public int topologyCommonAncestor(int index1, int index2) {
+        return call(() -> NativeBridge.topologyCommonAncestor(handle, index1, index2));
+    }
+
+    @Override
+    public List<NvLink> nvLinks(int index) {
+        return call(() -> NativeMig.nvLinks(handle, index));
+    }
+
+    @Override
     public XidEventSet openXidEvents(List<Integer> deviceIndices) {
         return call(() -> {
             long set = NativeBridge.eventSetCreate(handle);

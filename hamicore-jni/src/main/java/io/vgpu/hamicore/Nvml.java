@@ -37,6 +37,19 @@ import java.util.OptionalInt;
  */
 public interface Nvml extends AutoCloseable {
 
+    /** {@code NVML_TOPOLOGY_INTERNAL}: both on one board. */
+    int TOPOLOGY_INTERNAL = 0;
+    /** {@code NVML_TOPOLOGY_SINGLE}: one PCIe switch between them. */
+    int TOPOLOGY_SINGLE = 10;
+    /** {@code NVML_TOPOLOGY_MULTIPLE}: several PCIe switches, no host bridge. */
+    int TOPOLOGY_MULTIPLE = 20;
+    /** {@code NVML_TOPOLOGY_HOSTBRIDGE}: a host bridge. */
+    int TOPOLOGY_HOSTBRIDGE = 30;
+    /** {@code NVML_TOPOLOGY_NODE} (formerly CPU): the same NUMA node. */
+    int TOPOLOGY_NODE = 40;
+    /** {@code NVML_TOPOLOGY_SYSTEM}: across the system interconnect (another CPU). */
+    int TOPOLOGY_SYSTEM = 50;
+
     /** Number of GPUs NVML sees ({@code nvmlDeviceGetCount_v2}). */
     int deviceCount();
 
@@ -151,6 +164,21 @@ public interface Nvml extends AutoCloseable {
      * ({@code nvmlDeviceGetComputeRunningProcesses_v3}, {@code ...GraphicsRunningProcesses_v3}).
      */
     int runningProcessCount(int index);
+
+    /**
+     * The closest common ancestor of two GPUs in the PCI/system topology
+     * ({@code nvmlDeviceGetTopologyCommonAncestor}): {@link #TOPOLOGY_INTERNAL} (same board),
+     * {@link #TOPOLOGY_SINGLE} (one PCIe switch), {@link #TOPOLOGY_MULTIPLE} (several switches),
+     * {@link #TOPOLOGY_HOSTBRIDGE}, {@link #TOPOLOGY_NODE} (same NUMA node / CPU), {@link #TOPOLOGY_SYSTEM}
+     * (across CPUs); other values are passed on as NVML gives them.
+     */
+    int topologyCommonAncestor(int index1, int index2);
+
+    /**
+     * The GPU's active NVLinks, by link number. Links NVML answers NOT_SUPPORTED or INVALID_ARGUMENT
+     * for (or a driver without NVLink) are absent; so are inactive links.
+     */
+    List<NvLink> nvLinks(int index);
 
     /**
      * Creates an event set and registers {@code nvmlEventTypeXidCriticalError} for each of the

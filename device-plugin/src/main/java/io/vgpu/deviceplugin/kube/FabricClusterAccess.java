@@ -3,6 +3,7 @@ package io.vgpu.deviceplugin.kube;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +16,9 @@ import io.vgpu.state.codec.NodeLockCodec;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +29,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -37,10 +42,15 @@ public final class FabricClusterAccess implements ClusterAccess {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+    /** Events about Nodes go to {@code default}, as kubelet's and HAMi's do. */
+    private static final String EVENT_NAMESPACE = "default";
+    /** The Events' source component. */
+    static final String EVENT_COMPONENT = "vgpu-device-plugin";
 
     private final KubernetesClient client;
     private final Executor executor;
     private final Duration timeout;
+    private final AtomicLong lastEventNanos = new AtomicLong();
 
     /**
      * @param executor where the blocking fabric8 calls run (a dedicated pool)
@@ -112,6 +122,30 @@ public final class FabricClusterAccess implements ClusterAccess {
             client.nodes().withName(node).patch(MERGE, patch);
             return null;
         });
+    }
+
+    @Override
+    public CompletionStage<Void> recordNodeEvent(String node, String type, String reason, String message) {
+        return call(() -> {
+            Instant now = Instant.now();
+            String stamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
+            client.v1().events().inNamespace(EVENT_NAMESPACE).resource(new EventBuilder()
+                    .withNewMetadata().withName(node + "." + Long.toHexString(uniqueNanos(now)))
+                    .withNamespace(EVENT_NAMESPACE).endMetadata()
+                    .withNewInvolvedObject().withApiVersion("v1").withKind("Node").withName(node).endInvolvedObject()
+                    .withType(type).withReason(reason).withMessage(message)
+                    .withNewSource().withComponent(EVENT_COMPONENT).withHost(node).endSource()
+                    .withReportingComponent(EVENT_COMPONENT).withReportingInstance(node)
+                    .withFirstTimestamp(stamp).withLastTimestamp(stamp).withCount(1)
+                    .build()).create();
+            return null;
+        });
+    }
+
+    /** Nanoseconds since the epoch, strictly increasing here (event names must not collide). */
+    private long uniqueNanos(Instant now) {
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return lastEventNanos.updateAndGet(last -> Math.max(last + 1, nanos));
     }
 
     /** {@code {"metadata":{"annotations":{...}}}}. */

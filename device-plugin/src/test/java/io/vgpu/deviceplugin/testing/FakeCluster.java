@@ -29,6 +29,7 @@ public final class FakeCluster implements ClusterAccess {
     private final Map<String, String> failPodPatchesOf = new HashMap<>();
     private final List<Map<String, String>> podPatches = new ArrayList<>();
     private final List<String> lockRemovals = new ArrayList<>();
+    private final List<String> events = new ArrayList<>();
     private String nodeReadError;
     private int conflictsToInject;
 
@@ -79,6 +80,11 @@ public final class FakeCluster implements ClusterAccess {
     /** Successful pod annotation patches, in call order. */
     public synchronized List<Map<String, String>> podPatches() {
         return List.copyOf(podPatches);
+    }
+
+    /** Node events, as {@code node type reason: message}, in call order. */
+    public synchronized List<String> events() {
+        return List.copyOf(events);
     }
 
     /** Nodes whose lock was removed, in call order. */
@@ -172,6 +178,12 @@ public final class FakeCluster implements ClusterAccess {
         }
         current.putAll(annotations);
         versions.merge(node, 1L, Long::sum);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public synchronized CompletionStage<Void> recordNodeEvent(String node, String type, String reason, String message) {
+        events.add(node + " " + type + " " + reason + ": " + message);
         return CompletableFuture.completedFuture(null);
     }
 }

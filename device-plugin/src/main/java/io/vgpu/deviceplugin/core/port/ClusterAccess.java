@@ -50,4 +50,14 @@ public interface ClusterAccess {
 
     /** JSON merge patch of node annotations (no resourceVersion: last writer wins, as HAMi does). */
     CompletionStage<Void> patchNodeAnnotations(String node, Map<String, String> annotations);
+
+    /**
+     * Creates a core/v1 Event about Node {@code node} (in namespace {@code default}, as events about
+     * cluster-scoped objects go), e.g. {@code Warning AsymmetricGPUP2PLink}.
+     *
+     * @param type    {@code Normal} or {@code Warning}
+     * @param reason  a CamelCase reason
+     * @param message for operators
+     */
+    CompletionStage<Void> recordNodeEvent(String node, String type, String reason, String message);
 }
