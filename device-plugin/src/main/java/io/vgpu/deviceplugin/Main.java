@@ -29,7 +29,7 @@ import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
-import io.vgpu.deviceplugin.devices.NvmlTopology;
+import io.vgpu.deviceplugin.devices.HealthReporter;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
@@ -188,8 +188,10 @@ public final class Main {
         Future<MigManager> mig = !AllocateSettings.MODE_MIG.equals(node.operatingMode()) ? Future.succeededFuture()
                 : DynamicMig.start(source, served, allowlist, new LocalHostFiles(config.hostRoot(), pool)
                         .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName());
-        return mig.compose(manager -> topologyScores(vertx, features, source, served, cluster, config.nodeName())
-                        .compose(scores -> deploy(vertx, config, client, source, node, state, pool, cluster, manager, scores))
+        return mig.compose(manager -> NodeFeatureStarter.topologyScores(vertx, features, source, served, cluster,
+                                config.nodeName())
+                        .compose(scores -> deploy(vertx, config, features, client, source, node, state, pool, cluster,
+                                manager, scores))
                         .recover(error -> {
                             if (manager != null) {
                                 manager.close();
@@ -203,46 +205,13 @@ public final class Main {
     }
 
     /**
-     * HAMi's GPU pair scores when {@link NodeFeatures#topologyScore()} is on, read once from NVML (the
-     * topology does not change while the node runs); null when off or unavailable (logged: the register
-     * is then published without them). Asymmetric link data is a Warning Event on the Node.
-     */
-    private static Future<TopologyScores.Result> topologyScores(Vertx vertx, NodeFeatures features, DeviceSource source,
-                                                                List<GpuFacts> served, ClusterAccess cluster, String node) {
-        if (!features.topologyScore() || served.isEmpty()) {
-            return Future.succeededFuture();
-        }
-        if (!(source instanceof NvmlDeviceSource nvml)) {
-            LOG.warn("topology scores need NVML (VGPU_DEVICE_SOURCE=nvml): {} publishes none", source.describe());
-            return Future.succeededFuture();
-        }
-        return vertx.executeBlocking(() -> NvmlTopology.score(nvml.nvml(), served))
-                .map(scores -> {
-                    if (!scores.asymmetric().isEmpty()) {
-                        LOG.warn("asymmetric P2P link data for GPU pairs {}: scored 0", scores.asymmetric());
-                        cluster.recordNodeEvent(node, "Warning", "AsymmetricGPUP2PLink", "One or more GPU pairs on this node "
-                                + "have asymmetric P2P link data; affected pairs scored 0 (possible NVLink hardware or driver "
-                                + "issue): " + scores.asymmetric()).exceptionally(e -> {
-                                    LOG.warn("event AsymmetricGPUP2PLink not written: {}", e.getMessage());
-                                    return null;
-                                });
-                    }
-                    return scores;
-                })
-                .recover(error -> {
-                    LOG.error("cannot compute GPU topology scores, publishing the register without them: {}", error.getMessage());
-                    return Future.succeededFuture();
-                });
-    }
-
-    /**
      * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
      * @param scores GPU pair scores to publish, null for none
      */
-    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                            DeviceSource source, NodeSettings node, DeviceState state,
-                                            ExecutorService pool, ClusterAccess cluster, MigManager mig,
-                                            TopologyScores.Result scores) {
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            DeviceState state, ExecutorService pool, ClusterAccess cluster,
+                                            MigManager mig, TopologyScores.Result scores) {
         NvidiaSettings nvidia = node.nvidia();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
@@ -271,8 +240,9 @@ public final class Main {
                                 return null;
                             });
                 })
-                .compose(v -> startXidWatcher(vertx, config, source, state, agent))
-                .compose(v -> deployMonitor(vertx, config, client, source, host, agent))
+                .compose(v -> startXidWatcher(vertx, config, features, source, state, agent))
+                .compose(v -> NodeFeatureStarter.health(vertx, features, source, state, cluster, config.nodeName(), agent))
+                .compose(v -> deployMonitor(vertx, config, client, source, host, state, agent))
                 .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
                 .compose(v -> watchKubelet(vertx, config, agent))
                 .map(agent)
@@ -285,12 +255,13 @@ public final class Main {
         return Future.succeededFuture();
     }
 
-    private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, DeviceSource source,
-                                                DeviceState state, NodeAgent agent) {
+    private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                                DeviceSource source, DeviceState state, NodeAgent agent) {
         if (!(source instanceof NvmlDeviceSource nvml) || state.devices().isEmpty()) {
             return Future.succeededFuture();
         }
-        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll()))
+        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll(),
+                        features.recovery()))
                 .map(watcher -> {
                     watcher.ifPresent(agent::addXidWatcher);
                     return null;
@@ -305,7 +276,7 @@ public final class Main {
      * then, so nothing is deleted); the monitor and the caches stop with {@link NodeAgent#close()}.
      */
     private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                              DeviceSource source, LocalHostFiles host, NodeAgent agent) {
+                                              DeviceSource source, LocalHostFiles host, DeviceState state, NodeAgent agent) {
         if (!config.monitorEnabled()) {
             LOG.info("vGPU monitor disabled (VGPU_MONITOR_ENABLED=false)");
             return Future.succeededFuture();
@@ -315,6 +286,7 @@ public final class Main {
             KubePodDirectory pods = KubePodDirectory.start(client, config.nodeName());
             agent.addWatcher(pods);
             monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC());
+            agent.addWatcher(HealthReporter.metrics(state, monitor.registry(), config.nodeName()));
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }

@@ -19,7 +19,8 @@ import java.util.Optional;
  * NVML XID health checks (spec §1.5) on hamicore's dedicated watcher thread: a device whose event
  * registration fails is unhealthy at once (NOT_SUPPORTED only means "too old to check" and is just logged); an XID critical error that the {@link XidPolicy} does not
  * ignore marks its device (or, without a device UUID, every device) unhealthy; an NVML wait error
- * marks every device unhealthy. Other event types are ignored.
+ * marks every device unhealthy. Other event types are ignored. With {@link HealthRecovery} on, marks
+ * from non-fatal XIDs and wait errors are recoverable ({@link HealthRecoveryVerticle} undoes them).
  */
 public final class XidHealthWatcher implements AutoCloseable {
 
@@ -37,6 +38,12 @@ public final class XidHealthWatcher implements AutoCloseable {
      * @throws NvmlException when the event set cannot be created
      */
     public static Optional<XidHealthWatcher> start(Nvml nvml, DeviceState state, XidPolicy policy, Duration poll) {
+        return start(nvml, state, policy, poll, HealthRecovery.OFF);
+    }
+
+    /** As {@link #start(Nvml, DeviceState, XidPolicy, Duration)}; {@code recovery} decides which marks may be undone. */
+    public static Optional<XidHealthWatcher> start(Nvml nvml, DeviceState state, XidPolicy policy, Duration poll,
+                                                   HealthRecovery recovery) {
         if (policy.allDisabled()) {
             LOG.info("XID health checks disabled");
             return Optional.empty();
@@ -53,14 +60,14 @@ public final class XidHealthWatcher implements AutoCloseable {
                 }
             });
         }
-        XidWatcher watcher = XidWatcher.start(events, poll, event -> onEvent(event, state, policy), error -> {
+        XidWatcher watcher = XidWatcher.start(events, poll, event -> onEvent(event, state, policy, recovery), error -> {
             LOG.error("NVML event wait failed, marking every device unhealthy: {}", error.getMessage());
-            state.markAllUnhealthy();
+            state.markAllUnhealthy(recovery.forWaitError(error.getMessage()));
         });
         return Optional.of(new XidHealthWatcher(watcher));
     }
 
-    private static void onEvent(XidEvent event, DeviceState state, XidPolicy policy) {
+    private static void onEvent(XidEvent event, DeviceState state, XidPolicy policy, HealthRecovery recovery) {
         if (!event.isXidCriticalError()) {
             return;
         }
@@ -68,13 +75,14 @@ public final class XidHealthWatcher implements AutoCloseable {
             LOG.info("ignoring XID {} on {}", event.xid(), event.hasDevice() ? event.deviceUuid() : "an unknown device");
             return;
         }
+        HealthCause cause = recovery.forXid(event.xid());
         if (!event.hasDevice()) {
-            LOG.warn("XID {} without a device, marking every device unhealthy", event.xid());
-            state.markAllUnhealthy();
+            LOG.warn("XID {} without a device, marking every device unhealthy{}", event.xid(), cause.recoverable() ? " (recoverable)" : "");
+            state.markAllUnhealthy(cause);
             return;
         }
-        LOG.warn("XID {} on {}: device marked unhealthy", event.xid(), event.deviceUuid());
-        state.markUnhealthy(event.deviceUuid());
+        LOG.warn("XID {} on {}: device marked unhealthy{}", event.xid(), event.deviceUuid(), cause.recoverable() ? " (recoverable)" : "");
+        state.markUnhealthy(event.deviceUuid(), cause);
     }
 
     /** Stops the watcher thread and frees the event set (waits up to about one poll period). */
