@@ -61,6 +61,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The node agent's composition root (STYLE §3): configuration from the environment (fail fast), then
@@ -177,8 +178,16 @@ public final class Main {
     private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
                                             KubernetesClient client, DeviceSource source, NodeSettings node,
                                             List<GpuFacts> scan, MigAllowlist allowlist) {
+        return StaticMigSetup.plan(vertx, features, source, scan, node.filter(), node.operatingMode(),
+                        vendorOf(node.nvidia().resourceCountName()))
+                .compose(plan -> deploy(vertx, config, features, client, source, node, scan, allowlist, plan));
+    }
+
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            List<GpuFacts> scan, MigAllowlist allowlist, StaticMigSetup.Plan plan) {
         NvidiaSettings nvidia = node.nvidia();
-        DeviceState state = DeviceState.of(scan, node.filter());
+        DeviceState state = plan.main();
         LOG.info("serving {} GPU(s) as {} × {} devices of {} (mode {}, preferred allocation {})", state.devices().size(),
                 state.devices().size(), nvidia.deviceSplitCount(), nvidia.resourceCountName(), node.operatingMode(),
                 node.enableGetPreferredAllocation());
@@ -190,7 +199,7 @@ public final class Main {
                         .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName());
         return mig.compose(manager -> NodeFeatureStarter.topologyScores(vertx, features, source, served, cluster,
                                 config.nodeName())
-                        .compose(scores -> deploy(vertx, config, features, client, source, node, state, pool, cluster,
+                        .compose(scores -> deploy(vertx, config, features, client, source, node, plan, pool, cluster,
                                 manager, scores))
                         .recover(error -> {
                             if (manager != null) {
@@ -210,22 +219,27 @@ public final class Main {
      */
     private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
                                             KubernetesClient client, DeviceSource source, NodeSettings node,
-                                            DeviceState state, ExecutorService pool, ClusterAccess cluster,
+                                            StaticMigSetup.Plan plan, ExecutorService pool, ClusterAccess cluster,
                                             MigManager mig, TopologyScores.Result scores) {
         NvidiaSettings nvidia = node.nvidia();
+        DeviceState state = plan.main();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
-        AllocationService allocations = new AllocationService(config.nodeName(), cluster,
-                host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
+        AllocatePlanner planner = new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID);
+        AllocationService allocations = new AllocationService(config.nodeName(), cluster, host, planner,
                 state::inventory, releaser, mig);
         RegisterPublisher publisher = new RegisterPublisher(cluster, config.nodeName());
         KubeletRegistration registration = config.registerWithKubelet()
                 ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
                         nvidia.resourceCountName(), PluginOptions.forRegistration(node.enableGetPreferredAllocation()))
                 : null;
-        NodeAgent agent = new NodeAgent(vertx, () -> new DevicePluginVerticle(
+        Supplier<DevicePluginVerticle> mainPlugin = () -> new DevicePluginVerticle(
                 new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(), nvidia.enableNumaTopology()),
-                config.pluginSocket(), registration), config.registerRetry(), source, pool);
+                config.pluginSocket(), registration);
+        List<Supplier<DevicePluginVerticle>> group = new ArrayList<>(List.of(mainPlugin));
+        group.addAll(StaticMigSetup.extraPlugins(vertx, config, plan, cluster, host, planner));
+        NodeAgent agent = new NodeAgent(vertx, group.size() == 1 ? mainPlugin : () -> new PluginGroupVerticle(group),
+                config.registerRetry(), source, pool);
         if (mig != null) {
             agent.addWatcher(mig);
         }
@@ -240,10 +254,10 @@ public final class Main {
                                 return null;
                             });
                 })
-                .compose(v -> startXidWatcher(vertx, config, features, source, state, agent))
+                .compose(v -> startXidWatcher(vertx, config, features, source, plan.states(), agent))
                 .compose(v -> NodeFeatureStarter.health(vertx, features, source, state, cluster, config.nodeName(), agent))
                 .compose(v -> deployMonitor(vertx, config, client, source, host, state, agent))
-                .compose(v -> state.devices().isEmpty() ? noDevices() : agent.startPlugin())
+                .compose(v -> plan.states().stream().allMatch(s -> s.devices().isEmpty()) ? noDevices() : agent.startPlugin())
                 .compose(v -> watchKubelet(vertx, config, agent))
                 .map(agent)
                 .recover(error -> agent.close().transform(ignored -> Future.failedFuture(error)));
@@ -256,11 +270,11 @@ public final class Main {
     }
 
     private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
-                                                DeviceSource source, DeviceState state, NodeAgent agent) {
-        if (!(source instanceof NvmlDeviceSource nvml) || state.devices().isEmpty()) {
+                                                DeviceSource source, List<DeviceState> states, NodeAgent agent) {
+        if (!(source instanceof NvmlDeviceSource nvml) || states.stream().allMatch(s -> s.devices().isEmpty())) {
             return Future.succeededFuture();
         }
-        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll(),
+        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), states, config.xidPolicy(), config.xidPoll(),
                         features.recovery()))
                 .map(watcher -> {
                     watcher.ifPresent(agent::addXidWatcher);
@@ -326,6 +340,12 @@ public final class Main {
         } catch (IOException e) {
             return Future.failedFuture(new UncheckedIOException("cannot watch " + config.kubeletDir() + ": " + e.getMessage(), e));
         }
+    }
+
+    /** {@code nvidia.com} of {@code nvidia.com/gpu}: the prefix of the MIG resources. */
+    private static String vendorOf(String resource) {
+        int slash = resource.indexOf('/');
+        return slash > 0 ? resource.substring(0, slash) : "nvidia.com";
     }
 
     /** Allocate settings from the process config and the node's effective device config. */

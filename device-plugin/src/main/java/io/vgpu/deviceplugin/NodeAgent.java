@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ final class NodeAgent {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
     private final Vertx vertx;
-    private final Supplier<DevicePluginVerticle> plugins;
+    private final Supplier<? extends VerticleBase> plugins;
     private final Duration retry;
     private final DeviceSource source;
     private final ExecutorService pool;
@@ -44,7 +45,7 @@ final class NodeAgent {
     private long retryTimer = -1;
     private boolean closed;
 
-    NodeAgent(Vertx vertx, Supplier<DevicePluginVerticle> plugins, Duration retry, DeviceSource source, ExecutorService pool) {
+    NodeAgent(Vertx vertx, Supplier<? extends VerticleBase> plugins, Duration retry, DeviceSource source, ExecutorService pool) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.plugins = Objects.requireNonNull(plugins, "plugins");
         this.retry = Objects.requireNonNull(retry, "retry");

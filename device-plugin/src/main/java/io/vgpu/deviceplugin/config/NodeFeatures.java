@@ -1,5 +1,6 @@
 package io.vgpu.deviceplugin.config;
 
+import io.vgpu.deviceplugin.core.MigStrategy;
 import io.vgpu.deviceplugin.devices.HealthRecovery;
 
 import java.time.Duration;
@@ -18,21 +19,24 @@ import java.util.stream.Collectors;
  *                      HAMi's {@code ENABLE_TOPOLOGY_SCORE}; the chart sets it for the {@code topology-aware}
  *                      GPU policy), default false
  * @param recovery      whether GPUs marked unhealthy by a non-fatal XID come back ({@code VGPU_HEALTH_*}), default off
+ * @param migStrategy   NVIDIA's static MIG strategy ({@code VGPU_MIG_STRATEGY} / {@code MIG_STRATEGY}, the plugin's
+ *                      {@code --mig-strategy}), default {@code none}
  */
-public record NodeFeatures(boolean topologyScore, HealthRecovery recovery) {
+public record NodeFeatures(boolean topologyScore, HealthRecovery recovery, MigStrategy migStrategy) {
 
     /** The {@code VGPU_*} keys read here. */
     public static final List<String> KEYS = List.of("VGPU_ENABLE_TOPOLOGY_SCORE", "VGPU_HEALTH_RECOVERY",
-            "VGPU_HEALTH_RECOVERY_QUIET", "VGPU_HEALTH_PROBE_INTERVAL", "VGPU_HEALTH_FATAL_XIDS");
+            "VGPU_HEALTH_RECOVERY_QUIET", "VGPU_HEALTH_PROBE_INTERVAL", "VGPU_HEALTH_FATAL_XIDS", "VGPU_MIG_STRATEGY");
 
-    /** Requires the recovery settings. */
+    /** Requires the recovery settings and the strategy. */
     public NodeFeatures {
         Objects.requireNonNull(recovery, "recovery");
+        Objects.requireNonNull(migStrategy, "migStrategy");
     }
 
     /** Every feature off, as HAMi's defaults. */
     public static NodeFeatures defaults() {
-        return new NodeFeatures(false, HealthRecovery.OFF);
+        return new NodeFeatures(false, HealthRecovery.OFF, MigStrategy.NONE);
     }
 
     /**
@@ -62,7 +66,9 @@ public record NodeFeatures(boolean topologyScore, HealthRecovery recovery) {
                 r.problem("VGPU_HEALTH_FATAL_XIDS holds \"" + xid.strip() + "\", not a positive XID");
             }
         }
+        MigStrategy strategy = r.parsed("VGPU_MIG_STRATEGY", "MIG_STRATEGY", MigStrategy.NONE, "none, single or mixed",
+                MigStrategy::parse);
         r.validateValues();
-        return new NodeFeatures(topology, new HealthRecovery(recover, quiet, probe, fatal));
+        return new NodeFeatures(topology, new HealthRecovery(recover, quiet, probe, fatal), strategy);
     }
 }

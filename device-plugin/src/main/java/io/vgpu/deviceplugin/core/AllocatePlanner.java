@@ -92,6 +92,29 @@ public final class AllocatePlanner {
         return DeviceResponses.forDevices(migUuids, settings, DeviceInventory.empty(), uuids.get().toString()).build();
     }
 
+    /**
+     * True when every request names MIG devices (static MIG strategies): such requests need no HAMi pod.
+     */
+    public static boolean onlyMigDevices(List<List<String>> requests) {
+        return !requests.isEmpty() && requests.stream().allMatch(ids -> !ids.isEmpty() && ids.get(0).contains("MIG"));
+    }
+
+    /**
+     * The pass-through answers for requests without a HAMi pod (static MIG devices that kube-scheduler
+     * placed itself): the same rules as the pass-through branch, nothing read or written on any pod.
+     */
+    public Outcome<List<ContainerResponse>> passThroughAll(List<List<String>> requests, DeviceInventory inventory) {
+        List<ContainerResponse> out = new ArrayList<>();
+        for (List<String> ids : requests) {
+            Outcome<ContainerResponse> answer = passThrough(ids, inventory);
+            if (!answer.isOk()) {
+                return Outcome.failed(answer.error());
+            }
+            out.add(answer.value());
+        }
+        return Outcome.ok(out);
+    }
+
     /** Upstream static MIG devices: answered as they are; the annotation is not consumed. */
     private Outcome<ContainerResponse> passThrough(List<String> ids, DeviceInventory inventory) {
         if (settings.failRequestsGreaterThanOne() && ids.stream().anyMatch(DeviceIds::isReplica) && ids.size() > 1) {

@@ -44,6 +44,7 @@ public final class AllocationService {
     private final AllocationFinisher finisher;
     private final NodeLockReleaser releaser;
     private final MigAllocateStep mig;
+    private final boolean hamiPods;
     private final Object queueLock = new Object();
     private CompletionStage<?> queueTail = CompletableFuture.completedFuture(null);
 
@@ -73,6 +74,31 @@ public final class AllocationService {
         this.finisher = new AllocationFinisher(cluster, releaser, node);
         this.releaser = releaser;
         this.mig = mig == null ? null : new MigAllocateStep(cluster, planner, mig, finisher);
+        this.hamiPods = true;
+    }
+
+    private AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                              Supplier<DeviceInventory> inventory, NodeLockReleaser releaser, boolean hamiPods) {
+        this.node = Objects.requireNonNull(node, "node");
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.host = Objects.requireNonNull(host, "host");
+        this.planner = Objects.requireNonNull(planner, "planner");
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.finder = new PendingPodFinder(cluster);
+        this.finisher = new AllocationFinisher(cluster, releaser, node);
+        this.releaser = releaser;
+        this.mig = null;
+        this.hamiPods = hamiPods;
+    }
+
+    /**
+     * The service of a resource HAMi does not schedule ({@code nvidia.com/mig-<profile>} of the
+     * {@code mixed} static MIG strategy): every request is answered through the pass-through branch,
+     * no pod is looked up or written, preferred allocation steers nothing.
+     */
+    public static AllocationService passThroughOnly(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                                                    Supplier<DeviceInventory> inventory, NodeLockReleaser releaser) {
+        return new AllocationService(node, cluster, host, planner, inventory, releaser, false);
     }
 
     /**
@@ -97,6 +123,9 @@ public final class AllocationService {
      * or decode problem just means no steering. Never fails.
      */
     public CompletionStage<List<List<String>>> preferred(List<PreferredRequest> requests) {
+        if (!hamiPods) {
+            return CompletableFuture.completedFuture(List.of());
+        }
         return finder.find(node).thenApply(lookup -> {
             Outcome<List<List<ContainerDevice>>> annotated = lookup instanceof PodLookup.Found found
                     ? AllocationEntries.decode(found.pod().annotations())
@@ -106,15 +135,26 @@ public final class AllocationService {
     }
 
     private CompletionStage<AllocateResult> allocateNow(List<List<String>> requests) {
+        if (!hamiPods) {
+            return CompletableFuture.completedFuture(withoutPod(requests));
+        }
         return finder.find(node).thenCompose(lookup -> {
             if (lookup instanceof PodLookup.Missing missing) {
-                return noPod(missing);
+                // static MIG devices that kube-scheduler placed without HAMi: answered as they are
+                return AllocatePlanner.onlyMigDevices(requests) && missing.danglingOwner() == null
+                        ? CompletableFuture.completedFuture(withoutPod(requests)) : noPod(missing);
             }
             PodView pod = ((PodLookup.Found) lookup).pod();
             return Stages.fold(Stages.call(() -> host.inspect(planner.settings().hookPaths())),
                     files -> execute(pod, planner.plan(pod, requests, files, inventory.get())),
                     error -> execute(pod, planner.plan(pod, requests, HookFiles.none(), inventory.get())));
         });
+    }
+
+    private AllocateResult withoutPod(List<List<String>> requests) {
+        Outcome<List<ContainerResponse>> answers = planner.passThroughAll(requests, inventory.get());
+        return answers.isOk() ? new AllocateResult.Allocated(null, answers.value(), null)
+                : new AllocateResult.Rejected(null, answers.error(), null);
     }
 
     /**

@@ -39,6 +39,7 @@ public final class DeviceState {
     private final List<Consumer<HealthTransition>> transitionListeners = new CopyOnWriteArrayList<>();
     private final Map<String, Mark> marks = new HashMap<>();
     private final Map<String, Boolean> sourceHealthy = new HashMap<>();
+    private final Map<String, List<String>> children = new HashMap<>();
     private final Clock clock;
     private Map<String, PhysicalDevice> devices;
 
@@ -51,6 +52,21 @@ public final class DeviceState {
     /** The devices of {@code scan} minus the filtered ones, in NVML index order. */
     public static DeviceState of(List<GpuFacts> scan, DeviceFilter filter) {
         return of(scan, filter, Clock.systemUTC());
+    }
+
+    /**
+     * MIG devices as they are (static MIG strategies): a mark on a GPU's UUID (an XID of the GPU) marks
+     * its MIG devices.
+     *
+     * @param devices the MIG devices, in order
+     * @param parents the GPU UUID of each device, by device ID
+     */
+    public static DeviceState ofDevices(List<PhysicalDevice> devices, Map<String, String> parents) {
+        Map<String, PhysicalDevice> map = new LinkedHashMap<>();
+        devices.forEach(d -> map.put(d.id(), d));
+        DeviceState state = new DeviceState(map, Clock.systemUTC());
+        parents.forEach((child, parent) -> state.children.computeIfAbsent(parent, k -> new ArrayList<>()).add(child));
+        return state;
     }
 
     /** As {@link #of(List, DeviceFilter)}; {@code clock} stamps the unhealthy marks. */
@@ -98,6 +114,14 @@ public final class DeviceState {
      * replaced by a recoverable one; a recoverable mark's time is renewed (the quiet period starts again).
      */
     public void markUnhealthy(String uuid, HealthCause cause) {
+        List<String> targets;
+        synchronized (this) {
+            targets = children.getOrDefault(uuid, List.of(uuid));
+        }
+        targets.forEach(target -> markOne(target, cause));
+    }
+
+    private void markOne(String uuid, HealthCause cause) {
         List<PhysicalDevice> snapshot;
         synchronized (this) {
             PhysicalDevice d = devices.get(uuid);

@@ -44,26 +44,40 @@ public final class XidHealthWatcher implements AutoCloseable {
     /** As {@link #start(Nvml, DeviceState, XidPolicy, Duration)}; {@code recovery} decides which marks may be undone. */
     public static Optional<XidHealthWatcher> start(Nvml nvml, DeviceState state, XidPolicy policy, Duration poll,
                                                    HealthRecovery recovery) {
+        return start(nvml, List.of(state), policy, poll, recovery);
+    }
+
+    /**
+     * One watcher for several device sets (the static MIG strategies' resources): every event is applied
+     * to each of them; a set ignores devices it does not hold.
+     */
+    public static Optional<XidHealthWatcher> start(Nvml nvml, List<DeviceState> states, XidPolicy policy, Duration poll,
+                                                   HealthRecovery recovery) {
         if (policy.allDisabled()) {
             LOG.info("XID health checks disabled");
             return Optional.empty();
         }
-        List<Integer> indices = state.devices().stream().map(PhysicalDevice::index).toList();
+        List<Integer> indices = states.stream().flatMap(st -> st.devices().stream()).map(PhysicalDevice::index)
+                .distinct().sorted().toList();
         XidEventSet events = nvml.openXidEvents(indices);
         for (Map.Entry<Integer, NvmlException> failed : events.failedDevices().entrySet()) {
-            state.devices().stream().filter(d -> d.index() == failed.getKey()).findFirst().ifPresent(d -> {
-                if (failed.getValue().returnCode() == NvmlException.NOT_SUPPORTED) {
-                    LOG.warn("device {} is too old for XID health checks: {}", d.id(), failed.getValue().getMessage());
-                } else {
-                    LOG.warn("device {} marked unhealthy: XID event registration failed: {}", d.id(), failed.getValue().getMessage());
-                    state.markUnhealthy(d.id());
-                }
-            });
+            for (DeviceState state : states) {
+                state.devices().stream().filter(d -> d.index() == failed.getKey()).forEach(d -> {
+                    if (failed.getValue().returnCode() == NvmlException.NOT_SUPPORTED) {
+                        LOG.warn("device {} is too old for XID health checks: {}", d.id(), failed.getValue().getMessage());
+                    } else {
+                        LOG.warn("device {} marked unhealthy: XID event registration failed: {}", d.id(),
+                                failed.getValue().getMessage());
+                        state.markUnhealthy(d.id());
+                    }
+                });
+            }
         }
-        XidWatcher watcher = XidWatcher.start(events, poll, event -> onEvent(event, state, policy, recovery), error -> {
-            LOG.error("NVML event wait failed, marking every device unhealthy: {}", error.getMessage());
-            state.markAllUnhealthy(recovery.forWaitError(error.getMessage()));
-        });
+        XidWatcher watcher = XidWatcher.start(events, poll, event -> states.forEach(state -> onEvent(event, state, policy, recovery)),
+                error -> {
+                    LOG.error("NVML event wait failed, marking every device unhealthy: {}", error.getMessage());
+                    states.forEach(state -> state.markAllUnhealthy(recovery.forWaitError(error.getMessage())));
+                });
         return Optional.of(new XidHealthWatcher(watcher));
     }
 
