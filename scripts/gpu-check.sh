@@ -3,7 +3,8 @@
 # architecture, brand, compute capability) and the driver/CUDA versions through the project's own NVML
 # code. Read-only: it never changes a GPU setting. Needs only gcc and the NVIDIA driver: no JDK, no
 # Maven, no network. When `java` and the built hamicore-jni jar are present it also runs the Java/JNI
-# path the device plugin uses.
+# path the device plugin uses, which also lists MIG profiles, instances and devices and the GPU pairs'
+# common ancestors and NVLinks (read only: no MIG mode change, no instance created).
 # Usage: scripts/gpu-check.sh [--nvml LIBRARY] [--sysfs ROOT] [--xid-wait-ms N]
 set -uo pipefail
 cd "$(dirname "$0")/.."
