@@ -3,7 +3,8 @@
 # architecture, brand, compute capability) and the driver/CUDA versions through the project's own NVML
 # code. Read-only: it never changes a GPU setting and writes no file outside a temporary directory.
 # Needs only gcc and the NVIDIA driver: no JDK, no Maven, no network. When `java` and the built
-# hamicore-jni jar are present it also runs the Java/JNI path the device plugin uses; when the built
+# hamicore-jni jar are present it also runs the Java/JNI path the device plugin uses (also listing MIG
+# profiles, instances and devices and the GPU pairs' common ancestors and NVLinks, read only); when the built
 # device-plugin jar is present (./mvnw -pl device-plugin -am package -DskipTests), also the DRA check:
 # the CDI edits DRA mode would write for each GPU (UUID, device node, memory) against NVML and /dev, and
 # how containers would get the driver libraries (a static nvidia-ctk CDI spec, or the NVIDIA runtime).

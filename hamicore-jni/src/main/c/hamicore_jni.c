@@ -5,6 +5,7 @@
  * Every function blocks the calling thread for as long as the underlying call does.
  */
 #include "io_vgpu_hamicore_NativeBridge.h"
+#include "hamicore_jni.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -17,7 +18,7 @@
 
 #define EXCEPTION_CLASS "io/vgpu/hamicore/NvmlException"
 
-static void throw_nvml(JNIEnv *env, vg_status s, const char *detail)
+void jni_throw_nvml(JNIEnv *env, vg_status s, const char *detail)
 {
     jclass cls = (*env)->FindClass(env, EXCEPTION_CLASS);
     if (cls == NULL) {
@@ -45,26 +46,26 @@ static void throw_nvml(JNIEnv *env, vg_status s, const char *detail)
     }
 }
 
-static int failed(JNIEnv *env, vg_status s)
+int jni_failed(JNIEnv *env, vg_status s)
 {
     if (s.code == VG_NVML_SUCCESS) {
         return 0;
     }
-    throw_nvml(env, s, "");
+    jni_throw_nvml(env, s, "");
     return 1;
 }
 
-static vg_nvml *nvml_of(JNIEnv *env, jlong handle)
+vg_nvml *jni_nvml_of(JNIEnv *env, jlong handle)
 {
     if (handle == 0) {
         vg_status s = {VG_NVML_ERROR_UNINITIALIZED, "nvmlInit_v2"};
-        throw_nvml(env, s, "NVML handle is closed");
+        jni_throw_nvml(env, s, "NVML handle is closed");
         return NULL;
     }
     return (vg_nvml *) (intptr_t) handle;
 }
 
-static jbyteArray bytes_of(JNIEnv *env, const char *text)
+jbyteArray jni_bytes_of(JNIEnv *env, const char *text)
 {
     jsize len = (jsize) strlen(text);
     jbyteArray out = (*env)->NewByteArray(env, len);
@@ -101,7 +102,7 @@ JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_nvmlOpen(JNIEnv *env,
     vg_status s = vg_nvml_open(path, &nv, detail, sizeof detail);
     free(path);
     if (s.code != VG_NVML_SUCCESS) {
-        throw_nvml(env, s, detail);
+        jni_throw_nvml(env, s, detail);
         return 0;
     }
     return (jlong) (intptr_t) nv;
@@ -113,15 +114,15 @@ JNIEXPORT void JNICALL Java_io_vgpu_hamicore_NativeBridge_nvmlClose(JNIEnv *env,
     if (handle == 0) {
         return;
     }
-    failed(env, vg_nvml_close((vg_nvml *) (intptr_t) handle));
+    jni_failed(env, vg_nvml_close((vg_nvml *) (intptr_t) handle));
 }
 
 JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCount(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     unsigned int count = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_count(nv, &count))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_device_count(nv, &count))) {
         return 0;
     }
     return (jint) (count > INT32_MAX ? INT32_MAX : count);
@@ -131,12 +132,12 @@ typedef vg_status (*string_getter)(vg_nvml *, unsigned int, char *, size_t);
 
 static jbyteArray device_string(JNIEnv *env, jlong handle, jint index, string_getter getter)
 {
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     char buf[VG_NVML_UUID_LEN > VG_NVML_NAME_LEN ? VG_NVML_UUID_LEN : VG_NVML_NAME_LEN];
-    if (nv == NULL || failed(env, getter(nv, (unsigned int) index, buf, sizeof buf))) {
+    if (nv == NULL || jni_failed(env, getter(nv, (unsigned int) index, buf, sizeof buf))) {
         return NULL;
     }
-    return bytes_of(env, buf);
+    return jni_bytes_of(env, buf);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceUuid(JNIEnv *env, jclass cls, jlong handle, jint index)
@@ -160,9 +161,9 @@ JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_devicePciBusId(J
 JNIEXPORT jlongArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMemory(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     vg_memory memory;
-    if (nv == NULL || failed(env, vg_nvml_device_memory(nv, (unsigned int) index, &memory))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_device_memory(nv, (unsigned int) index, &memory))) {
         return NULL;
     }
     jlong values[3] = {(jlong) memory.total, (jlong) memory.free, (jlong) memory.used};
@@ -173,7 +174,7 @@ JNIEXPORT jlongArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMemory(JNI
     return out;
 }
 
-static jintArray int_pair(JNIEnv *env, unsigned int a, unsigned int b)
+jintArray jni_int_pair(JNIEnv *env, unsigned int a, unsigned int b)
 {
     jint values[2] = {(jint) a, (jint) b};
     jintArray out = (*env)->NewIntArray(env, 2);
@@ -186,23 +187,23 @@ static jintArray int_pair(JNIEnv *env, unsigned int a, unsigned int b)
 JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceUtilization(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     unsigned int gpu = 0, memory = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_utilization(nv, (unsigned int) index, &gpu, &memory))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_device_utilization(nv, (unsigned int) index, &gpu, &memory))) {
         return NULL;
     }
-    return int_pair(env, gpu, memory);
+    return jni_int_pair(env, gpu, memory);
 }
 
 JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceMigMode(JNIEnv *env, jclass cls, jlong handle, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     unsigned int current = 0, pending = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_mig_mode(nv, (unsigned int) index, &current, &pending))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_device_mig_mode(nv, (unsigned int) index, &current, &pending))) {
         return NULL;
     }
-    return int_pair(env, current, pending);
+    return jni_int_pair(env, current, pending);
 }
 
 typedef vg_status (*uint_getter)(vg_nvml *, unsigned int, unsigned int *);
@@ -210,9 +211,9 @@ typedef vg_status (*uint_getter)(vg_nvml *, unsigned int, unsigned int *);
 /* an unsigned NVML value as a Java int: NVML_DEVICE_ARCH_UNKNOWN (0xffffffff) arrives as -1 */
 static jint device_uint(JNIEnv *env, jlong handle, jint index, uint_getter getter)
 {
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     unsigned int value = 0;
-    if (nv == NULL || failed(env, getter(nv, (unsigned int) index, &value))) {
+    if (nv == NULL || jni_failed(env, getter(nv, (unsigned int) index, &value))) {
         return 0;
     }
     return (jint) value;
@@ -240,31 +241,31 @@ JNIEXPORT jintArray JNICALL Java_io_vgpu_hamicore_NativeBridge_deviceCudaCompute
                                                                                           jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     int major = 0, minor = 0;
-    if (nv == NULL || failed(env, vg_nvml_device_cuda_compute_capability(nv, (unsigned int) index, &major, &minor))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_device_cuda_compute_capability(nv, (unsigned int) index, &major, &minor))) {
         return NULL;
     }
-    return int_pair(env, (unsigned int) major, (unsigned int) minor);
+    return jni_int_pair(env, (unsigned int) major, (unsigned int) minor);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_systemDriverVersion(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     char buf[VG_NVML_DRIVER_VERSION_LEN];
-    if (nv == NULL || failed(env, vg_nvml_system_driver_version(nv, buf, sizeof buf))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_system_driver_version(nv, buf, sizeof buf))) {
         return NULL;
     }
-    return bytes_of(env, buf);
+    return jni_bytes_of(env, buf);
 }
 
 JNIEXPORT jint JNICALL Java_io_vgpu_hamicore_NativeBridge_systemCudaDriverVersion(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     int version = 0;
-    if (nv == NULL || failed(env, vg_nvml_system_cuda_driver_version(nv, &version))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_system_cuda_driver_version(nv, &version))) {
         return 0;
     }
     return (jint) version;
@@ -285,9 +286,9 @@ JNIEXPORT jstring JNICALL Java_io_vgpu_hamicore_NativeBridge_brandName(JNIEnv *e
 JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetCreate(JNIEnv *env, jclass cls, jlong handle)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     vg_nvml_event_set *set = NULL;
-    if (nv == NULL || failed(env, vg_nvml_event_set_create(nv, &set))) {
+    if (nv == NULL || jni_failed(env, vg_nvml_event_set_create(nv, &set))) {
         return 0;
     }
     return (jlong) (intptr_t) set;
@@ -296,9 +297,9 @@ JNIEXPORT jlong JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetCreate(JNIEnv
 JNIEXPORT void JNICALL Java_io_vgpu_hamicore_NativeBridge_eventRegisterXid(JNIEnv *env, jclass cls, jlong handle, jlong set, jint index)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     if (nv != NULL) {
-        failed(env, vg_nvml_event_register_xid(nv, (vg_nvml_event_set *) (intptr_t) set, (unsigned int) index));
+        jni_failed(env, vg_nvml_event_register_xid(nv, (vg_nvml_event_set *) (intptr_t) set, (unsigned int) index));
     }
 }
 
@@ -306,13 +307,13 @@ JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_eventWait(JNIEnv
                                                                          jint timeout_ms, jlongArray out)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     if (nv == NULL) {
         return NULL;
     }
     if (out == NULL || (*env)->GetArrayLength(env, out) < 4) {
         vg_status s = {VG_NVML_ERROR_INVALID_ARGUMENT, "nvmlEventSetWait_v2"};
-        throw_nvml(env, s, "result array must hold 4 values");
+        jni_throw_nvml(env, s, "result array must hold 4 values");
         return NULL;
     }
     vg_xid_event event;
@@ -321,21 +322,21 @@ JNIEXPORT jbyteArray JNICALL Java_io_vgpu_hamicore_NativeBridge_eventWait(JNIEnv
     if (s.code == VG_NVML_ERROR_TIMEOUT) {
         return NULL;
     }
-    if (failed(env, s)) {
+    if (jni_failed(env, s)) {
         return NULL;
     }
     jlong values[4] = {(jlong) event.event_type, (jlong) event.event_data,
                        (jlong) event.gpu_instance_id, (jlong) event.compute_instance_id};
     (*env)->SetLongArrayRegion(env, out, 0, 4, values);
-    return bytes_of(env, event.uuid);
+    return jni_bytes_of(env, event.uuid);
 }
 
 JNIEXPORT void JNICALL Java_io_vgpu_hamicore_NativeBridge_eventSetFree(JNIEnv *env, jclass cls, jlong handle, jlong set)
 {
     (void) cls;
-    vg_nvml *nv = nvml_of(env, handle);
+    vg_nvml *nv = jni_nvml_of(env, handle);
     if (nv != NULL && set != 0) {
-        failed(env, vg_nvml_event_set_free(nv, (vg_nvml_event_set *) (intptr_t) set));
+        jni_failed(env, vg_nvml_event_set_free(nv, (vg_nvml_event_set *) (intptr_t) set));
     }
 }
 

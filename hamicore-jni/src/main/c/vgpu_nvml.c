@@ -41,6 +41,60 @@ typedef struct {                /* nvmlEventData_t (the _v2 wait fills the insta
     unsigned int compute_instance_id;
 } nvml_event_data_t;
 
+typedef struct nvmlGpuInstance_st *nvml_gi_t;
+typedef struct nvmlComputeInstance_st *nvml_ci_t;
+
+typedef struct {
+    unsigned int start;
+    unsigned int size;
+} nvml_placement_t;
+
+typedef struct {                /* nvmlGpuInstanceProfileInfo_t (v1) */
+    unsigned int id;
+    unsigned int is_p2p_supported;
+    unsigned int slice_count;
+    unsigned int instance_count;
+    unsigned int multiprocessor_count;
+    unsigned int copy_engine_count;
+    unsigned int decoder_count;
+    unsigned int encoder_count;
+    unsigned int jpeg_count;
+    unsigned int ofa_count;
+    unsigned long long memory_size_mb;
+} nvml_gi_profile_info_t;
+
+typedef struct {                /* nvmlGpuInstanceInfo_t */
+    nvml_device_t device;
+    unsigned int id;
+    unsigned int profile_id;
+    nvml_placement_t placement;
+} nvml_gi_info_t;
+
+typedef struct {                /* nvmlComputeInstanceProfileInfo_t (v1) */
+    unsigned int id;
+    unsigned int slice_count;
+    unsigned int instance_count;
+    unsigned int multiprocessor_count;
+    unsigned int shared_copy_engine_count;
+    unsigned int shared_decoder_count;
+    unsigned int shared_encoder_count;
+    unsigned int shared_jpeg_count;
+    unsigned int shared_ofa_count;
+} nvml_ci_profile_info_t;
+
+typedef struct {                /* nvmlComputeInstanceInfo_t (the v2 call also fills the placement) */
+    nvml_device_t device;
+    nvml_gi_t gpu_instance;
+    unsigned int id;
+    unsigned int profile_id;
+    nvml_placement_t placement;
+} nvml_ci_info_t;
+
+/* NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED */
+#define CI_ENGINE_SHARED 0u
+/* more than any GPU holds: 7 MIG devices today, 8 slices at most */
+#define MAX_INSTANCES 64u
+
 struct vg_nvml {
     void *lib;
     int (*init)(void);
@@ -60,6 +114,31 @@ struct vg_nvml {
     int (*device_compute_capability)(nvml_device_t, int *, int *);
     int (*driver_version)(char *, unsigned int);
     int (*cuda_driver_version_v2)(int *);
+    int (*gi_profile_info)(nvml_device_t, unsigned int, nvml_gi_profile_info_t *);
+    int (*gi_placements_v2)(nvml_device_t, unsigned int, nvml_placement_t *, unsigned int *);
+    int (*set_mig_mode)(nvml_device_t, unsigned int, int *);
+    int (*gi_create)(nvml_device_t, unsigned int, const nvml_placement_t *, nvml_gi_t *);
+    int (*gi_by_id)(nvml_device_t, unsigned int, nvml_gi_t *);
+    int (*gi_info)(nvml_gi_t, nvml_gi_info_t *);
+    int (*gi_list)(nvml_device_t, unsigned int, nvml_gi_t *, unsigned int *);
+    int (*gi_destroy)(nvml_gi_t);
+    int (*ci_profile_info)(nvml_gi_t, unsigned int, unsigned int, nvml_ci_profile_info_t *);
+    int (*ci_create)(nvml_gi_t, unsigned int, nvml_ci_t *);
+    int (*ci_by_id)(nvml_gi_t, unsigned int, nvml_ci_t *);
+    int (*ci_info_v2)(nvml_ci_t, nvml_ci_info_t *);
+    int (*ci_info)(nvml_ci_t, nvml_ci_info_t *);
+    int (*ci_list)(nvml_gi_t, unsigned int, nvml_ci_t *, unsigned int *);
+    int (*ci_destroy)(nvml_ci_t);
+    int (*max_mig_devices)(nvml_device_t, unsigned int *);
+    int (*mig_device_by_index)(nvml_device_t, unsigned int, nvml_device_t *);
+    int (*mig_gi_id)(nvml_device_t, unsigned int *);
+    int (*mig_ci_id)(nvml_device_t, unsigned int *);
+    int (*compute_processes_v3)(nvml_device_t, unsigned int *, void *);
+    int (*graphics_processes_v3)(nvml_device_t, unsigned int *, void *);
+    int (*common_ancestor)(nvml_device_t, nvml_device_t, int *);
+    int (*nvlink_state)(nvml_device_t, unsigned int, int *);
+    int (*nvlink_remote_pci_v2)(nvml_device_t, unsigned int, nvml_pci_info_t *);
+    int (*nvlink_remote_type)(nvml_device_t, unsigned int, int *);
     int (*event_set_create)(nvml_event_set_t *);
     int (*supported_event_types)(nvml_device_t, unsigned long long *);
     int (*register_events)(nvml_device_t, unsigned long long, nvml_event_set_t);
@@ -88,6 +167,31 @@ static const char FN_BRAND[] = "nvmlDeviceGetBrand";
 static const char FN_COMPUTE_CAPABILITY[] = "nvmlDeviceGetCudaComputeCapability";
 static const char FN_DRIVER_VERSION[] = "nvmlSystemGetDriverVersion";
 static const char FN_CUDA_DRIVER_VERSION[] = "nvmlSystemGetCudaDriverVersion_v2";
+static const char FN_GI_PROFILE[] = "nvmlDeviceGetGpuInstanceProfileInfo";
+static const char FN_GI_PLACEMENTS[] = "nvmlDeviceGetGpuInstancePossiblePlacements_v2";
+static const char FN_SET_MIG[] = "nvmlDeviceSetMigMode";
+static const char FN_GI_CREATE[] = "nvmlDeviceCreateGpuInstanceWithPlacement";
+static const char FN_GI_BY_ID[] = "nvmlDeviceGetGpuInstanceById";
+static const char FN_GI_INFO[] = "nvmlGpuInstanceGetInfo";
+static const char FN_GI_LIST[] = "nvmlDeviceGetGpuInstances";
+static const char FN_GI_DESTROY[] = "nvmlGpuInstanceDestroy";
+static const char FN_CI_PROFILE[] = "nvmlGpuInstanceGetComputeInstanceProfileInfo";
+static const char FN_CI_CREATE[] = "nvmlGpuInstanceCreateComputeInstance";
+static const char FN_CI_BY_ID[] = "nvmlGpuInstanceGetComputeInstanceById";
+static const char FN_CI_INFO_V2[] = "nvmlComputeInstanceGetInfo_v2";
+static const char FN_CI_INFO[] = "nvmlComputeInstanceGetInfo";
+static const char FN_CI_LIST[] = "nvmlGpuInstanceGetComputeInstances";
+static const char FN_CI_DESTROY[] = "nvmlComputeInstanceDestroy";
+static const char FN_MAX_MIG[] = "nvmlDeviceGetMaxMigDeviceCount";
+static const char FN_MIG_BY_INDEX[] = "nvmlDeviceGetMigDeviceHandleByIndex";
+static const char FN_MIG_GI_ID[] = "nvmlDeviceGetGpuInstanceId";
+static const char FN_MIG_CI_ID[] = "nvmlDeviceGetComputeInstanceId";
+static const char FN_COMPUTE_PROCS[] = "nvmlDeviceGetComputeRunningProcesses_v3";
+static const char FN_GRAPHICS_PROCS[] = "nvmlDeviceGetGraphicsRunningProcesses_v3";
+static const char FN_COMMON_ANCESTOR[] = "nvmlDeviceGetTopologyCommonAncestor";
+static const char FN_NVLINK_STATE[] = "nvmlDeviceGetNvLinkState";
+static const char FN_NVLINK_REMOTE_PCI[] = "nvmlDeviceGetNvLinkRemotePciInfo_v2";
+static const char FN_NVLINK_REMOTE_TYPE[] = "nvmlDeviceGetNvLinkRemoteDeviceType";
 static const char FN_EVENT_CREATE[] = "nvmlEventSetCreate";
 static const char FN_SUPPORTED_EVENTS[] = "nvmlDeviceGetSupportedEventTypes";
 static const char FN_REGISTER[] = "nvmlDeviceRegisterEvents";
@@ -152,6 +256,31 @@ vg_status vg_nvml_open(const char *library, vg_nvml **out, char *detail, size_t 
     RESOLVE(nv, device_compute_capability, FN_COMPUTE_CAPABILITY);
     RESOLVE(nv, driver_version, FN_DRIVER_VERSION);
     RESOLVE(nv, cuda_driver_version_v2, FN_CUDA_DRIVER_VERSION);
+    RESOLVE(nv, gi_profile_info, FN_GI_PROFILE);
+    RESOLVE(nv, gi_placements_v2, FN_GI_PLACEMENTS);
+    RESOLVE(nv, set_mig_mode, FN_SET_MIG);
+    RESOLVE(nv, gi_create, FN_GI_CREATE);
+    RESOLVE(nv, gi_by_id, FN_GI_BY_ID);
+    RESOLVE(nv, gi_info, FN_GI_INFO);
+    RESOLVE(nv, gi_list, FN_GI_LIST);
+    RESOLVE(nv, gi_destroy, FN_GI_DESTROY);
+    RESOLVE(nv, ci_profile_info, FN_CI_PROFILE);
+    RESOLVE(nv, ci_create, FN_CI_CREATE);
+    RESOLVE(nv, ci_by_id, FN_CI_BY_ID);
+    RESOLVE(nv, ci_info_v2, FN_CI_INFO_V2);
+    RESOLVE(nv, ci_info, FN_CI_INFO);
+    RESOLVE(nv, ci_list, FN_CI_LIST);
+    RESOLVE(nv, ci_destroy, FN_CI_DESTROY);
+    RESOLVE(nv, max_mig_devices, FN_MAX_MIG);
+    RESOLVE(nv, mig_device_by_index, FN_MIG_BY_INDEX);
+    RESOLVE(nv, mig_gi_id, FN_MIG_GI_ID);
+    RESOLVE(nv, mig_ci_id, FN_MIG_CI_ID);
+    RESOLVE(nv, compute_processes_v3, FN_COMPUTE_PROCS);
+    RESOLVE(nv, graphics_processes_v3, FN_GRAPHICS_PROCS);
+    RESOLVE(nv, common_ancestor, FN_COMMON_ANCESTOR);
+    RESOLVE(nv, nvlink_state, FN_NVLINK_STATE);
+    RESOLVE(nv, nvlink_remote_pci_v2, FN_NVLINK_REMOTE_PCI);
+    RESOLVE(nv, nvlink_remote_type, FN_NVLINK_REMOTE_TYPE);
     RESOLVE(nv, event_set_create, FN_EVENT_CREATE);
     RESOLVE(nv, supported_event_types, FN_SUPPORTED_EVENTS);
     RESOLVE(nv, register_events, FN_REGISTER);
@@ -394,6 +523,425 @@ vg_status vg_nvml_system_cuda_driver_version(vg_nvml *nv, int *version)
         *version = value;
     }
     return status(rc, FN_CUDA_DRIVER_VERSION);
+}
+
+/* ---- topology ---- */
+
+vg_status vg_nvml_topology_common_ancestor(vg_nvml *nv, unsigned int index1, unsigned int index2, unsigned int *level)
+{
+    *level = 0;
+    nvml_device_t d1, d2;
+    vg_status s = device_for(nv, index1, nv->common_ancestor != NULL, FN_COMMON_ANCESTOR, &d1);
+    if (s.code == VG_NVML_SUCCESS) {
+        s = device_for(nv, index2, 1, FN_COMMON_ANCESTOR, &d2);
+    }
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->common_ancestor(d1, d2, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *level = (unsigned int) value;
+    }
+    return status(rc, FN_COMMON_ANCESTOR);
+}
+
+vg_status vg_nvml_nvlink_state(vg_nvml *nv, unsigned int index, unsigned int link, unsigned int *active)
+{
+    *active = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_state != NULL, FN_NVLINK_STATE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->nvlink_state(device, link, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *active = value != 0;
+    }
+    return status(rc, FN_NVLINK_STATE);
+}
+
+vg_status vg_nvml_nvlink_remote_bus_id(vg_nvml *nv, unsigned int index, unsigned int link, char *buf, size_t len)
+{
+    if (len == 0) {
+        return status(VG_NVML_ERROR_INVALID_ARGUMENT, FN_NVLINK_REMOTE_PCI);
+    }
+    buf[0] = '\0';
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_remote_pci_v2 != NULL, FN_NVLINK_REMOTE_PCI, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_pci_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = nv->nvlink_remote_pci_v2(device, link, &info);
+    if (rc == VG_NVML_SUCCESS) {
+        info.bus_id[sizeof info.bus_id - 1] = '\0';
+        snprintf(buf, len, "%s", info.bus_id);
+    }
+    return status(rc, FN_NVLINK_REMOTE_PCI);
+}
+
+vg_status vg_nvml_nvlink_remote_type(vg_nvml *nv, unsigned int index, unsigned int link, unsigned int *type)
+{
+    *type = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->nvlink_remote_type != NULL, FN_NVLINK_REMOTE_TYPE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int value = 0;
+    int rc = nv->nvlink_remote_type(device, link, &value);
+    if (rc == VG_NVML_SUCCESS) {
+        *type = (unsigned int) value;
+    }
+    return status(rc, FN_NVLINK_REMOTE_TYPE);
+}
+
+/* ---- MIG ---- */
+
+vg_status vg_nvml_gi_profile(vg_nvml *nv, unsigned int index, unsigned int profile, vg_gi_profile *out)
+{
+    memset(out, 0, sizeof *out);
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->gi_profile_info != NULL, FN_GI_PROFILE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_gi_profile_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = nv->gi_profile_info(device, profile, &info);
+    if (rc == VG_NVML_SUCCESS) {
+        out->id = info.id;
+        out->slice_count = info.slice_count;
+        out->instance_count = info.instance_count;
+        out->multiprocessor_count = info.multiprocessor_count;
+        out->memory_mib = info.memory_size_mb;
+    }
+    return status(rc, FN_GI_PROFILE);
+}
+
+vg_status vg_nvml_gi_placements(vg_nvml *nv, unsigned int index, unsigned int profile_id, vg_placement *out,
+                                unsigned int capacity, unsigned int *count)
+{
+    *count = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->gi_placements_v2 != NULL, FN_GI_PLACEMENTS, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_placement_t placements[MAX_INSTANCES];
+    unsigned int n = MAX_INSTANCES;
+    int rc = nv->gi_placements_v2(device, profile_id, placements, &n);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_GI_PLACEMENTS);
+    }
+    *count = n;
+    if (n > capacity) {
+        return status(VG_NVML_ERROR_INSUFFICIENT_SIZE, FN_GI_PLACEMENTS);
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        out[i].start = placements[i].start;
+        out[i].size = placements[i].size;
+    }
+    return status(rc, FN_GI_PLACEMENTS);
+}
+
+vg_status vg_nvml_set_mig_mode(vg_nvml *nv, unsigned int index, unsigned int enabled)
+{
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->set_mig_mode != NULL, FN_SET_MIG, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    int activation = VG_NVML_SUCCESS;
+    int rc = nv->set_mig_mode(device, enabled ? 1u : 0u, &activation);
+    return status(rc != VG_NVML_SUCCESS ? rc : activation, FN_SET_MIG);
+}
+
+vg_status vg_nvml_gi_create(vg_nvml *nv, unsigned int index, unsigned int profile_id, vg_placement placement,
+                            unsigned int *gi_id)
+{
+    *gi_id = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->gi_create != NULL && nv->gi_info != NULL, FN_GI_CREATE, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_placement_t where = {placement.start, placement.size};
+    nvml_gi_t gi = NULL;
+    int rc = nv->gi_create(device, profile_id, &where, &gi);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_GI_CREATE);
+    }
+    nvml_gi_info_t info;
+    memset(&info, 0, sizeof info);
+    rc = nv->gi_info(gi, &info);
+    if (rc != VG_NVML_SUCCESS) {
+        /* an instance whose id cannot be read cannot be named later: undo it here */
+        if (nv->gi_destroy != NULL) {
+            nv->gi_destroy(gi);
+        }
+        return status(rc, FN_GI_INFO);
+    }
+    *gi_id = info.id;
+    return status(VG_NVML_SUCCESS, FN_GI_CREATE);
+}
+
+/* the GPU instance gi_id of GPU index */
+static vg_status gi_for(vg_nvml *nv, unsigned int index, unsigned int gi_id, int present, const char *name, nvml_gi_t *gi)
+{
+    *gi = NULL;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, present && nv->gi_by_id != NULL, name, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return status(nv->gi_by_id(device, gi_id, gi), FN_GI_BY_ID);
+}
+
+/* NVML's id of compute-instance profile constant ci_profile inside gi */
+static vg_status ci_profile_id(vg_nvml *nv, nvml_gi_t gi, unsigned int ci_profile, unsigned int *id)
+{
+    *id = 0;
+    if (nv->ci_profile_info == NULL) {
+        return missing(FN_CI_PROFILE);
+    }
+    nvml_ci_profile_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc = nv->ci_profile_info(gi, ci_profile, CI_ENGINE_SHARED, &info);
+    if (rc == VG_NVML_SUCCESS) {
+        *id = info.id;
+    }
+    return status(rc, FN_CI_PROFILE);
+}
+
+static vg_status ci_id_of(vg_nvml *nv, nvml_ci_t ci, unsigned int *id)
+{
+    nvml_ci_info_t info;
+    memset(&info, 0, sizeof info);
+    int rc;
+    const char *name;
+    if (nv->ci_info_v2 != NULL) {
+        name = FN_CI_INFO_V2;
+        rc = nv->ci_info_v2(ci, &info);
+    } else if (nv->ci_info != NULL) {
+        name = FN_CI_INFO;
+        rc = nv->ci_info(ci, &info);
+    } else {
+        return missing(FN_CI_INFO_V2);
+    }
+    *id = info.id;
+    return status(rc, name);
+}
+
+vg_status vg_nvml_ci_create(vg_nvml *nv, unsigned int index, unsigned int gi_id, unsigned int ci_profile,
+                            unsigned int *ci_id)
+{
+    *ci_id = 0;
+    nvml_gi_t gi;
+    vg_status s = gi_for(nv, index, gi_id, nv->ci_create != NULL, FN_CI_CREATE, &gi);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    unsigned int profile_id;
+    s = ci_profile_id(nv, gi, ci_profile, &profile_id);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_ci_t ci = NULL;
+    int rc = nv->ci_create(gi, profile_id, &ci);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_CI_CREATE);
+    }
+    s = ci_id_of(nv, ci, ci_id);
+    if (s.code != VG_NVML_SUCCESS && nv->ci_destroy != NULL) {
+        nv->ci_destroy(ci);
+    }
+    return s.code != VG_NVML_SUCCESS ? s : status(VG_NVML_SUCCESS, FN_CI_CREATE);
+}
+
+vg_status vg_nvml_ci_destroy(vg_nvml *nv, unsigned int index, unsigned int gi_id, unsigned int ci_id)
+{
+    nvml_gi_t gi;
+    vg_status s = gi_for(nv, index, gi_id, nv->ci_destroy != NULL && nv->ci_by_id != NULL, FN_CI_DESTROY, &gi);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_ci_t ci = NULL;
+    int rc = nv->ci_by_id(gi, ci_id, &ci);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_CI_BY_ID);
+    }
+    return status(nv->ci_destroy(ci), FN_CI_DESTROY);
+}
+
+vg_status vg_nvml_gi_destroy(vg_nvml *nv, unsigned int index, unsigned int gi_id)
+{
+    nvml_gi_t gi;
+    vg_status s = gi_for(nv, index, gi_id, nv->gi_destroy != NULL, FN_GI_DESTROY, &gi);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return status(nv->gi_destroy(gi), FN_GI_DESTROY);
+}
+
+vg_status vg_nvml_gi_list(vg_nvml *nv, unsigned int index, unsigned int profile_id, vg_gi *out,
+                          unsigned int capacity, unsigned int *count)
+{
+    *count = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->gi_list != NULL && nv->gi_info != NULL, FN_GI_LIST, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_gi_t gis[MAX_INSTANCES];
+    unsigned int n = MAX_INSTANCES;
+    int rc = nv->gi_list(device, profile_id, gis, &n);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_GI_LIST);
+    }
+    *count = n;
+    if (n > capacity) {
+        return status(VG_NVML_ERROR_INSUFFICIENT_SIZE, FN_GI_LIST);
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        nvml_gi_info_t info;
+        memset(&info, 0, sizeof info);
+        rc = nv->gi_info(gis[i], &info);
+        if (rc != VG_NVML_SUCCESS) {
+            *count = 0;
+            return status(rc, FN_GI_INFO);
+        }
+        out[i].id = info.id;
+        out[i].profile_id = info.profile_id;
+        out[i].placement.start = info.placement.start;
+        out[i].placement.size = info.placement.size;
+    }
+    return status(VG_NVML_SUCCESS, FN_GI_LIST);
+}
+
+vg_status vg_nvml_ci_list(vg_nvml *nv, unsigned int index, unsigned int gi_id, unsigned int ci_profile,
+                          unsigned int *ids, unsigned int capacity, unsigned int *count)
+{
+    *count = 0;
+    nvml_gi_t gi;
+    vg_status s = gi_for(nv, index, gi_id, nv->ci_list != NULL, FN_CI_LIST, &gi);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    unsigned int profile_id;
+    s = ci_profile_id(nv, gi, ci_profile, &profile_id);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    nvml_ci_t cis[MAX_INSTANCES];
+    unsigned int n = MAX_INSTANCES;
+    int rc = nv->ci_list(gi, profile_id, cis, &n);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_CI_LIST);
+    }
+    if (n > capacity) {
+        *count = n;
+        return status(VG_NVML_ERROR_INSUFFICIENT_SIZE, FN_CI_LIST);
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        s = ci_id_of(nv, cis[i], &ids[i]);
+        if (s.code != VG_NVML_SUCCESS) {
+            return s;
+        }
+    }
+    *count = n;
+    return status(VG_NVML_SUCCESS, FN_CI_LIST);
+}
+
+vg_status vg_nvml_mig_device_count(vg_nvml *nv, unsigned int index, unsigned int *count)
+{
+    *count = 0;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->max_mig_devices != NULL, FN_MAX_MIG, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return status(nv->max_mig_devices(device, count), FN_MAX_MIG);
+}
+
+/* the MIG device handle in slot mig_index of GPU index */
+static vg_status mig_for(vg_nvml *nv, unsigned int index, unsigned int mig_index, nvml_device_t *mig)
+{
+    *mig = NULL;
+    nvml_device_t device;
+    vg_status s = device_for(nv, index, nv->mig_device_by_index != NULL, FN_MIG_BY_INDEX, &device);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return status(nv->mig_device_by_index(device, mig_index, mig), FN_MIG_BY_INDEX);
+}
+
+vg_status vg_nvml_mig_device(vg_nvml *nv, unsigned int index, unsigned int mig_index, vg_mig_device *out)
+{
+    memset(out, 0, sizeof *out);
+    nvml_device_t mig;
+    vg_status s = mig_for(nv, index, mig_index, &mig);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    if (nv->mig_gi_id == NULL || nv->mig_ci_id == NULL || nv->device_uuid == NULL) {
+        return missing(nv->mig_gi_id == NULL ? FN_MIG_GI_ID : nv->mig_ci_id == NULL ? FN_MIG_CI_ID : FN_UUID);
+    }
+    int rc = nv->mig_gi_id(mig, &out->gpu_instance_id);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_MIG_GI_ID);
+    }
+    rc = nv->mig_ci_id(mig, &out->compute_instance_id);
+    if (rc != VG_NVML_SUCCESS) {
+        return status(rc, FN_MIG_CI_ID);
+    }
+    rc = nv->device_uuid(mig, out->uuid, sizeof out->uuid);
+    out->uuid[sizeof out->uuid - 1] = '\0';
+    if (rc != VG_NVML_SUCCESS) {
+        out->uuid[0] = '\0';
+    }
+    return status(rc, FN_UUID);
+}
+
+/* processes of one kind on a device handle: a zero-sized query answers SUCCESS (none) or
+ * INSUFFICIENT_SIZE with the number present */
+static vg_status processes_of(nvml_device_t device, int (*fn)(nvml_device_t, unsigned int *, void *),
+                              const char *name, unsigned int *count)
+{
+    unsigned int n = 0;
+    int rc = fn(device, &n, NULL);
+    if (rc == VG_NVML_ERROR_INSUFFICIENT_SIZE) {
+        *count += n;
+        return status(VG_NVML_SUCCESS, name);
+    }
+    return status(rc, name);
+}
+
+vg_status vg_nvml_process_count(vg_nvml *nv, unsigned int index, int mig_index, unsigned int *count)
+{
+    *count = 0;
+    nvml_device_t device;
+    vg_status s;
+    int present = nv->compute_processes_v3 != NULL && nv->graphics_processes_v3 != NULL;
+    if (!present) {
+        return missing(nv->compute_processes_v3 == NULL ? FN_COMPUTE_PROCS : FN_GRAPHICS_PROCS);
+    }
+    if (mig_index < 0) {
+        s = device_for(nv, index, 1, FN_COMPUTE_PROCS, &device);
+    } else {
+        s = mig_for(nv, index, (unsigned int) mig_index, &device);
+    }
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    s = processes_of(device, nv->compute_processes_v3, FN_COMPUTE_PROCS, count);
+    if (s.code != VG_NVML_SUCCESS) {
+        return s;
+    }
+    return processes_of(device, nv->graphics_processes_v3, FN_GRAPHICS_PROCS, count);
 }
 
 vg_status vg_nvml_event_set_create(vg_nvml *nv, vg_nvml_event_set **out)

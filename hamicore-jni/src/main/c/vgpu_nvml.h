@@ -22,6 +22,8 @@
 #define VG_NVML_ERROR_UNINITIALIZED 1
 #define VG_NVML_ERROR_INVALID_ARGUMENT 2
 #define VG_NVML_ERROR_NOT_SUPPORTED 3
+#define VG_NVML_ERROR_NOT_FOUND 6
+#define VG_NVML_ERROR_INSUFFICIENT_SIZE 7
 #define VG_NVML_ERROR_TIMEOUT 10
 #define VG_NVML_ERROR_LIBRARY_NOT_FOUND 12
 #define VG_NVML_ERROR_FUNCTION_NOT_FOUND 13
@@ -32,6 +34,8 @@
 #define VG_NVML_UUID_LEN 96
 #define VG_NVML_NAME_LEN 96
 #define VG_NVML_BUS_ID_LEN 32
+/* NVML_NVLINK_MAX_LINKS */
+#define VG_NVML_NVLINK_MAX_LINKS 18
 /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
 #define VG_NVML_DRIVER_VERSION_LEN 80
 
@@ -91,6 +95,73 @@ vg_status vg_nvml_device_cuda_compute_capability(vg_nvml *nvml, unsigned int ind
  * VG_NVML_DRIVER_VERSION_LEN bytes) and nvmlSystemGetCudaDriverVersion_v2's 1000*major + 10*minor */
 vg_status vg_nvml_system_driver_version(vg_nvml *nvml, char *buf, size_t len);
 vg_status vg_nvml_system_cuda_driver_version(vg_nvml *nvml, int *version);
+
+/* ---- MIG (dynamic partitioning). GPU-instance profiles are asked for by their
+ * NVML_GPU_INSTANCE_PROFILE_* constant and answer with NVML's profile id, which the placement, create
+ * and list calls take; compute-instance profiles are given as NVML_COMPUTE_INSTANCE_PROFILE_*
+ * constants (shared engines) and translated here. Instances are named by their ids, never by handle. */
+typedef struct {
+    unsigned int start;
+    unsigned int size;
+} vg_placement;
+
+typedef struct {
+    unsigned int id; /* NVML's profile id */
+    unsigned int slice_count;
+    unsigned int instance_count;
+    unsigned int multiprocessor_count;
+    unsigned long long memory_mib;
+} vg_gi_profile;
+
+typedef struct {
+    unsigned int id;
+    unsigned int profile_id;
+    vg_placement placement;
+} vg_gi;
+
+typedef struct {
+    char uuid[VG_NVML_UUID_LEN];
+    unsigned int gpu_instance_id;
+    unsigned int compute_instance_id;
+} vg_mig_device;
+
+/* nvmlDeviceGetGpuInstanceProfileInfo for one NVML_GPU_INSTANCE_PROFILE_* constant */
+vg_status vg_nvml_gi_profile(vg_nvml *nvml, unsigned int index, unsigned int profile, vg_gi_profile *out);
+/* nvmlDeviceGetGpuInstancePossiblePlacements_v2; INSUFFICIENT_SIZE (with *count = needed) when
+ * capacity is too small */
+vg_status vg_nvml_gi_placements(vg_nvml *nvml, unsigned int index, unsigned int profile_id, vg_placement *out,
+                                unsigned int capacity, unsigned int *count);
+/* nvmlDeviceSetMigMode; a call that succeeds but reports a failed activation returns that status */
+vg_status vg_nvml_set_mig_mode(vg_nvml *nvml, unsigned int index, unsigned int enabled);
+vg_status vg_nvml_gi_create(vg_nvml *nvml, unsigned int index, unsigned int profile_id, vg_placement placement,
+                            unsigned int *gi_id);
+vg_status vg_nvml_ci_create(vg_nvml *nvml, unsigned int index, unsigned int gi_id, unsigned int ci_profile,
+                            unsigned int *ci_id);
+vg_status vg_nvml_ci_destroy(vg_nvml *nvml, unsigned int index, unsigned int gi_id, unsigned int ci_id);
+vg_status vg_nvml_gi_destroy(vg_nvml *nvml, unsigned int index, unsigned int gi_id);
+/* the GPU instances of one profile id; INSUFFICIENT_SIZE when capacity is too small */
+vg_status vg_nvml_gi_list(vg_nvml *nvml, unsigned int index, unsigned int profile_id, vg_gi *out,
+                          unsigned int capacity, unsigned int *count);
+/* the ids of the compute instances of one NVML_COMPUTE_INSTANCE_PROFILE_* constant inside a GPU instance */
+vg_status vg_nvml_ci_list(vg_nvml *nvml, unsigned int index, unsigned int gi_id, unsigned int ci_profile,
+                          unsigned int *ids, unsigned int capacity, unsigned int *count);
+/* nvmlDeviceGetMaxMigDeviceCount */
+vg_status vg_nvml_mig_device_count(vg_nvml *nvml, unsigned int index, unsigned int *count);
+/* the MIG device in slot mig_index; NOT_FOUND for an empty slot */
+vg_status vg_nvml_mig_device(vg_nvml *nvml, unsigned int index, unsigned int mig_index, vg_mig_device *out);
+/* compute + graphics processes of the GPU (mig_index < 0) or of its MIG device mig_index */
+vg_status vg_nvml_process_count(vg_nvml *nvml, unsigned int index, int mig_index, unsigned int *count);
+
+/* ---- topology, for NVLink pair scores ---- */
+/* nvmlDeviceGetTopologyCommonAncestor: 0 same board, 10 single switch, 20 multiple switches, 30 host
+ * bridge, 40 same NUMA node, 50 across the system interconnect */
+vg_status vg_nvml_topology_common_ancestor(vg_nvml *nvml, unsigned int index1, unsigned int index2, unsigned int *level);
+/* nvmlDeviceGetNvLinkState of link (0 .. VG_NVML_NVLINK_MAX_LINKS - 1): 1 active, 0 not */
+vg_status vg_nvml_nvlink_state(vg_nvml *nvml, unsigned int index, unsigned int link, unsigned int *active);
+/* nvmlDeviceGetNvLinkRemotePciInfo_v2: the PCI bus id at the other end ("" on failure) */
+vg_status vg_nvml_nvlink_remote_bus_id(vg_nvml *nvml, unsigned int index, unsigned int link, char *buf, size_t len);
+/* nvmlDeviceGetNvLinkRemoteDeviceType: 0 GPU, 1 IBM NPU, 2 NVSwitch, 255 unknown */
+vg_status vg_nvml_nvlink_remote_type(vg_nvml *nvml, unsigned int index, unsigned int link, unsigned int *type);
 
 vg_status vg_nvml_event_set_create(vg_nvml *nvml, vg_nvml_event_set **out);
 /* registers XidCriticalError for device index; NOT_SUPPORTED when the device cannot report it */

@@ -18,11 +18,29 @@
  *                                         (default 550.54.15 12040)
  *   fail FUNCTION INDEX CODE              FUNCTION returns CODE for device INDEX (-1: any device,
  *                                         or calls without a device)
+ *   migprofile INDEX PROFILE ID SLICES INSTANCES SMS MEMMIB SIZE START...
+ *                                         a MIG GPU-instance profile of the GPU at INDEX (its gpu line
+ *                                         says MIG 0 or 1): the NVML_GPU_INSTANCE_PROFILE_* constant,
+ *                                         NVML's profile id, slices, instance count, multiprocessors,
+ *                                         memory, and its possible placements (SIZE slices at each START)
+ *   migreset INDEX                        enabling MIG on INDEX stays pending (the GPU needs a reset)
+ *   procs INDEX N                         N processes run on INDEX (with MIG on: on its first MIG device)
+ *   topo I J LEVEL                        nvmlDeviceGetTopologyCommonAncestor(I, J) answers LEVEL (one
+ *                                         direction; default 40, NVML_TOPOLOGY_NODE)
+ *   nvlink INDEX LINK BUSID TYPE          link LINK of INDEX is active and ends at BUSID ("-": the remote
+ *                                         PCI info answers NOT_SUPPORTED) on a device of TYPE (0 GPU,
+ *                                         2 NVSwitch; -1: NOT_SUPPORTED); other links answer NOT_SUPPORTED
  * Without a .conf file there are two default GPUs (an A100 and a V100 with their real facts).
  *
  * Built twice: compiled with -DFAKE_NVML_LEGACY the library lacks the identity symbols
  * (nvmlDeviceGetMinorNumber, ...Architecture, ...Brand, ...CudaComputeCapability,
  * nvmlSystemGetDriverVersion, nvmlSystemGetCudaDriverVersion_v2), like a driver too old to have them.
+ *
+ * MIG follows the driver's rules with the codes FakeNvml (Java) uses: a placement must be one of the
+ * profile's, must not overlap a GPU instance and the profile's instance count must not be reached
+ * (INSUFFICIENT_RESOURCES); instances need MIG mode on (INVALID_STATE); a GPU instance holding compute
+ * instances cannot be destroyed, nor MIG turned off while GPU instances exist (IN_USE); compute-instance
+ * profile ids equal their NVML_COMPUTE_INSTANCE_PROFILE_* constants.
  *
  * XID injection: write "INDEX XID" to "<library path>.xid" (atomically: write elsewhere, rename);
  * a waiting nvmlEventSetWait_v2 consumes the file and reports XID for device INDEX (-1: no device).
@@ -45,7 +63,17 @@
 #define ERROR_INVALID_ARGUMENT 2
 #define ERROR_NOT_SUPPORTED 3
 #define ERROR_INSUFFICIENT_SIZE 7
+#define ERROR_NOT_FOUND 6
 #define ERROR_TIMEOUT 10
+#define ERROR_IN_USE 19
+#define ERROR_INSUFFICIENT_RESOURCES 23
+#define ERROR_INVALID_STATE 29
+
+#define MAX_PROFILES 13
+#define MAX_PLACEMENTS 8
+#define MAX_GIS 8
+#define MAX_CIS 8
+#define MAX_MIG (MAX_GIS * MAX_CIS)
 
 #define EVENT_SINGLE_BIT_ECC 0x1ULL
 #define EVENT_DOUBLE_BIT_ECC 0x2ULL
@@ -72,6 +100,9 @@ struct nvmlDevice_st {
     int has_cc; /* 0: the compute capability answers NOT_SUPPORTED */
     int cc_major;
     int cc_minor;
+    int is_mig;             /* a MIG device handle: index is its parent GPU */
+    unsigned int gi_id;
+    unsigned int ci_id;
 };
 typedef struct nvmlDevice_st *nvmlDevice_t;
 
@@ -109,6 +140,101 @@ typedef struct {
     unsigned int computeInstanceId;
 } nvmlEventData_t;
 
+struct fake_profile {
+    unsigned int profile;
+    unsigned int id;
+    unsigned int slices;
+    unsigned int instances;
+    unsigned int sms;
+    unsigned long long mem;
+    unsigned int size;
+    unsigned int nplacements;
+    unsigned int starts[MAX_PLACEMENTS];
+};
+
+struct nvmlComputeInstance_st {
+    int used;
+    unsigned int id;
+    unsigned int profile;
+    unsigned int slices;
+    struct nvmlGpuInstance_st *gi;
+};
+typedef struct nvmlComputeInstance_st *nvmlComputeInstance_t;
+
+struct nvmlGpuInstance_st {
+    int used;
+    unsigned int gpu;
+    unsigned int id;
+    const struct fake_profile *profile;
+    unsigned int start;
+    struct nvmlComputeInstance_st cis[MAX_CIS];
+};
+typedef struct nvmlGpuInstance_st *nvmlGpuInstance_t;
+
+struct fake_mig {
+    int current;
+    int pending;
+    int needs_reset;
+    unsigned int procs;
+    unsigned int nprofiles;
+    struct fake_profile profiles[MAX_PROFILES];
+    struct nvmlGpuInstance_st gis[MAX_GIS];
+    struct nvmlDevice_st handles[MAX_MIG];
+};
+
+typedef struct {
+    unsigned int start;
+    unsigned int size;
+} nvmlGpuInstancePlacement_t;
+
+typedef struct {
+    unsigned int id;
+    unsigned int isP2pSupported;
+    unsigned int sliceCount;
+    unsigned int instanceCount;
+    unsigned int multiprocessorCount;
+    unsigned int copyEngineCount;
+    unsigned int decoderCount;
+    unsigned int encoderCount;
+    unsigned int jpegCount;
+    unsigned int ofaCount;
+    unsigned long long memorySizeMB;
+} nvmlGpuInstanceProfileInfo_t;
+
+typedef struct {
+    nvmlDevice_t device;
+    unsigned int id;
+    unsigned int profileId;
+    nvmlGpuInstancePlacement_t placement;
+} nvmlGpuInstanceInfo_t;
+
+typedef struct {
+    unsigned int id;
+    unsigned int sliceCount;
+    unsigned int instanceCount;
+    unsigned int multiprocessorCount;
+    unsigned int sharedCopyEngineCount;
+    unsigned int sharedDecoderCount;
+    unsigned int sharedEncoderCount;
+    unsigned int sharedJpegCount;
+    unsigned int sharedOfaCount;
+} nvmlComputeInstanceProfileInfo_t;
+
+typedef struct {
+    nvmlDevice_t device;
+    nvmlGpuInstance_t gpuInstance;
+    unsigned int id;
+    unsigned int profileId;
+    nvmlGpuInstancePlacement_t placement;
+} nvmlComputeInstanceInfo_t;
+
+static struct fake_mig migs[MAX_DEVICES];
+static int topo_levels[MAX_DEVICES][MAX_DEVICES];
+static struct {
+    int active;
+    char bus_id[32]; /* "" = NOT_SUPPORTED */
+    int type;        /* -1 = NOT_SUPPORTED */
+} links[MAX_DEVICES][18];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nvmlDevice_st devices[MAX_DEVICES];
 static unsigned int device_count;
@@ -155,6 +281,32 @@ static void add_gpu(const char *uuid, const char *bus_id, unsigned long long tot
     d->minor = d->index;
     d->arch = ARCH_UNKNOWN;
     d->brand = BRAND_UNKNOWN;
+    memset(&migs[d->index], 0, sizeof migs[d->index]);
+    migs[d->index].current = mig > 0;
+    migs[d->index].pending = mig > 0;
+}
+
+static void add_profile(unsigned int index, const char *spec)
+{
+    struct fake_mig *m = &migs[index];
+    if (index >= device_count || m->nprofiles >= MAX_PROFILES) {
+        return;
+    }
+    struct fake_profile *p = &m->profiles[m->nprofiles];
+    memset(p, 0, sizeof *p);
+    int offset = 0;
+    if (sscanf(spec, "%u %u %u %u %u %llu %u %n", &p->profile, &p->id, &p->slices, &p->instances, &p->sms, &p->mem,
+               &p->size, &offset) < 7) {
+        return;
+    }
+    const char *rest = spec + offset;
+    unsigned int start;
+    int used = 0;
+    while (p->nplacements < MAX_PLACEMENTS && sscanf(rest, "%u %n", &start, &used) == 1) {
+        p->starts[p->nplacements++] = start;
+        rest += used;
+    }
+    m->nprofiles++;
 }
 
 static void set_facts(unsigned int index, unsigned int minor, unsigned int arch, int brand, int cc_major, int cc_minor)
@@ -177,6 +329,12 @@ static void load_config(void)
     char conf[PATH_MAX + 8];
     device_count = 0;
     rule_count = 0;
+    for (int i = 0; i < MAX_DEVICES; i++) {
+        for (int j = 0; j < MAX_DEVICES; j++) {
+            topo_levels[i][j] = 40;
+        }
+    }
+    memset(links, 0, sizeof links);
     init_error = 0;
     snprintf(driver_version, sizeof driver_version, "550.54.15");
     cuda_driver_version = 12040;
@@ -210,6 +368,21 @@ static void load_config(void)
         } else if (sscanf(line, "gpu %95s %31s %llu %llu %d %u %u %n", uuid, bus, &total, &used, &mig, &util_gpu,
                           &util_mem, &offset) == 7 && offset > 0) {
             add_gpu(uuid, bus, total, used, mig, util_gpu, util_mem, line + offset);
+        } else if (sscanf(line, "migprofile %d %n", &index, &offset) == 1 && index >= 0 && offset > 0) {
+            add_profile((unsigned int) index, line + offset);
+        } else if (sscanf(line, "migreset %d", &index) == 1 && index >= 0 && (unsigned int) index < device_count) {
+            migs[index].needs_reset = 1;
+        } else if (sscanf(line, "procs %d %d", &index, &code) == 2 && index >= 0 && (unsigned int) index < device_count
+                   && code >= 0) {
+            migs[index].procs = (unsigned int) code;
+        } else if (sscanf(line, "topo %d %d %d", &index, &brand, &code) == 3 && index >= 0 && index < MAX_DEVICES
+                   && brand >= 0 && brand < MAX_DEVICES) {
+            topo_levels[index][brand] = code;
+        } else if (sscanf(line, "nvlink %d %d %31s %d", &index, &brand, bus, &code) == 4 && index >= 0
+                   && index < MAX_DEVICES && brand >= 0 && brand < 18) {
+            links[index][brand].active = 1;
+            snprintf(links[index][brand].bus_id, sizeof links[index][brand].bus_id, "%s", strcmp(bus, "-") == 0 ? "" : bus);
+            links[index][brand].type = code;
         } else if (sscanf(line, "fail %63s %d %d", function, &index, &code) == 3 && rule_count < MAX_RULES) {
             snprintf(rules[rule_count].function, sizeof rules[rule_count].function, "%s", function);
             rules[rule_count].index = index;
@@ -361,11 +534,11 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *current, un
     if (rc != SUCCESS) {
         return rc;
     }
-    if (device->mig < 0) {
+    if (device->mig < 0 || device->is_mig) {
         return ERROR_NOT_SUPPORTED;
     }
-    *current = (unsigned int) device->mig;
-    *pending = (unsigned int) device->mig;
+    *current = (unsigned int) migs[device->index].current;
+    *pending = (unsigned int) migs[device->index].pending;
     return SUCCESS;
 }
 
@@ -523,5 +696,595 @@ nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t *data, unsi
 nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set)
 {
     free(set);
+    return SUCCESS;
+}
+
+/* ---- MIG ---- */
+
+/* init check + injected failure for a call on GPU index (or on one of its instances) */
+static int enter_gpu(const char *function, unsigned int index)
+{
+    if (init_refs <= 0) {
+        return ERROR_UNINITIALIZED;
+    }
+    return rule(function, (int) index);
+}
+
+/* the MIG state of a physical GPU handle, or NULL (with *rc set) when it has no MIG */
+static struct fake_mig *mig_of(const char *function, nvmlDevice_t device, int *rc)
+{
+    *rc = enter(function, device);
+    if (*rc != SUCCESS) {
+        return NULL;
+    }
+    if (device->mig < 0 || device->is_mig) {
+        *rc = ERROR_NOT_SUPPORTED;
+        return NULL;
+    }
+    return &migs[device->index];
+}
+
+static const struct fake_profile *profile_by_id(const struct fake_mig *m, unsigned int id)
+{
+    for (unsigned int i = 0; i < m->nprofiles; i++) {
+        if (m->profiles[i].id == id) {
+            return &m->profiles[i];
+        }
+    }
+    return NULL;
+}
+
+static int ci_slices(unsigned int profile)
+{
+    switch (profile) {
+    case 0: case 7: return 1;
+    case 1: return 2;
+    case 2: return 3;
+    case 3: return 4;
+    case 4: return 7;
+    case 5: return 8;
+    case 6: return 6;
+    default: return -1;
+    }
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstanceProfileInfo(nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_t *info)
+{
+    int rc;
+    struct fake_mig *m = mig_of("nvmlDeviceGetGpuInstanceProfileInfo", device, &rc);
+    if (m == NULL) {
+        return rc;
+    }
+    for (unsigned int i = 0; i < m->nprofiles; i++) {
+        const struct fake_profile *p = &m->profiles[i];
+        if (p->profile == profile) {
+            memset(info, 0, sizeof *info);
+            info->id = p->id;
+            info->sliceCount = p->slices;
+            info->instanceCount = p->instances;
+            info->multiprocessorCount = p->sms;
+            info->memorySizeMB = p->mem;
+            return SUCCESS;
+        }
+    }
+    return profile < MAX_PROFILES ? ERROR_NOT_SUPPORTED : ERROR_INVALID_ARGUMENT;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstancePossiblePlacements_v2(nvmlDevice_t device, unsigned int profileId,
+                                                          nvmlGpuInstancePlacement_t *placements, unsigned int *count)
+{
+    int rc;
+    struct fake_mig *m = mig_of("nvmlDeviceGetGpuInstancePossiblePlacements_v2", device, &rc);
+    if (m == NULL) {
+        return rc;
+    }
+    const struct fake_profile *p = profile_by_id(m, profileId);
+    if (p == NULL) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    if (placements == NULL) {
+        *count = p->nplacements;
+        return SUCCESS;
+    }
+    if (*count < p->nplacements) {
+        *count = p->nplacements;
+        return ERROR_INSUFFICIENT_SIZE;
+    }
+    for (unsigned int i = 0; i < p->nplacements; i++) {
+        placements[i].start = p->starts[i];
+        placements[i].size = p->size;
+    }
+    *count = p->nplacements;
+    return SUCCESS;
+}
+
+static unsigned int live_gis(const struct fake_mig *m)
+{
+    unsigned int n = 0;
+    for (unsigned int i = 0; i < MAX_GIS; i++) {
+        n += m->gis[i].used ? 1u : 0u;
+    }
+    return n;
+}
+
+nvmlReturn_t nvmlDeviceSetMigMode(nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus)
+{
+    int rc;
+    pthread_mutex_lock(&lock);
+    struct fake_mig *m = mig_of("nvmlDeviceSetMigMode", device, &rc);
+    if (m != NULL) {
+        if (mode == 0 && live_gis(m) > 0) {
+            rc = ERROR_IN_USE;
+        } else {
+            m->pending = mode != 0;
+            if (mode == 0 || !m->needs_reset) {
+                m->current = mode != 0;
+            }
+            *activationStatus = SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceCreateGpuInstanceWithPlacement(nvmlDevice_t device, unsigned int profileId,
+                                                      const nvmlGpuInstancePlacement_t *placement,
+                                                      nvmlGpuInstance_t *gpuInstance)
+{
+    int rc;
+    pthread_mutex_lock(&lock);
+    struct fake_mig *m = mig_of("nvmlDeviceCreateGpuInstanceWithPlacement", device, &rc);
+    if (m == NULL) {
+        goto out;
+    }
+    if (!m->current) {
+        rc = ERROR_INVALID_STATE;
+        goto out;
+    }
+    const struct fake_profile *p = profile_by_id(m, profileId);
+    if (p == NULL) {
+        rc = ERROR_NOT_SUPPORTED;
+        goto out;
+    }
+    int possible = 0;
+    for (unsigned int i = 0; i < p->nplacements; i++) {
+        possible |= p->starts[i] == placement->start && p->size == placement->size;
+    }
+    if (!possible) {
+        rc = ERROR_INVALID_ARGUMENT;
+        goto out;
+    }
+    unsigned int same = 0;
+    int free_slot = -1;
+    for (int i = MAX_GIS - 1; i >= 0; i--) {
+        struct nvmlGpuInstance_st *g = &m->gis[i];
+        if (!g->used) {
+            free_slot = i;
+            continue;
+        }
+        same += g->profile == p ? 1u : 0u;
+        if (placement->start < g->start + g->profile->size && g->start < placement->start + placement->size) {
+            rc = ERROR_INSUFFICIENT_RESOURCES;
+            goto out;
+        }
+    }
+    if (same >= p->instances || free_slot < 0) {
+        rc = ERROR_INSUFFICIENT_RESOURCES;
+        goto out;
+    }
+    unsigned int id = 1;
+    for (;;) {
+        int taken = 0;
+        for (unsigned int i = 0; i < MAX_GIS; i++) {
+            taken |= m->gis[i].used && m->gis[i].id == id;
+        }
+        if (!taken) {
+            break;
+        }
+        id++;
+    }
+    struct nvmlGpuInstance_st *g = &m->gis[free_slot];
+    memset(g, 0, sizeof *g);
+    g->used = 1;
+    g->gpu = device->index;
+    g->id = id;
+    g->profile = p;
+    g->start = placement->start;
+    *gpuInstance = g;
+out:
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlGpuInstanceGetInfo(nvmlGpuInstance_t gi, nvmlGpuInstanceInfo_t *info)
+{
+    if (gi == NULL || !gi->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    int rc = enter_gpu("nvmlGpuInstanceGetInfo", gi->gpu);
+    if (rc == SUCCESS) {
+        info->device = &devices[gi->gpu];
+        info->id = gi->id;
+        info->profileId = gi->profile->id;
+        info->placement.start = gi->start;
+        info->placement.size = gi->profile->size;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstanceById(nvmlDevice_t device, unsigned int id, nvmlGpuInstance_t *gpuInstance)
+{
+    int rc;
+    struct fake_mig *m = mig_of("nvmlDeviceGetGpuInstanceById", device, &rc);
+    if (m == NULL) {
+        return rc;
+    }
+    for (unsigned int i = 0; i < MAX_GIS; i++) {
+        if (m->gis[i].used && m->gis[i].id == id) {
+            *gpuInstance = &m->gis[i];
+            return SUCCESS;
+        }
+    }
+    return ERROR_NOT_FOUND;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstances(nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstances,
+                                       unsigned int *count)
+{
+    int rc;
+    struct fake_mig *m = mig_of("nvmlDeviceGetGpuInstances", device, &rc);
+    if (m == NULL) {
+        return rc;
+    }
+    const struct fake_profile *p = profile_by_id(m, profileId);
+    if (p == NULL) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    unsigned int n = 0;
+    for (unsigned int i = 0; i < MAX_GIS; i++) {
+        if (m->gis[i].used && m->gis[i].profile == p) {
+            if (n >= *count) {
+                return ERROR_INSUFFICIENT_SIZE;
+            }
+            gpuInstances[n++] = &m->gis[i];
+        }
+    }
+    *count = n;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlGpuInstanceDestroy(nvmlGpuInstance_t gi)
+{
+    if (gi == NULL || !gi->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&lock);
+    int rc = enter_gpu("nvmlGpuInstanceDestroy", gi->gpu);
+    if (rc == SUCCESS) {
+        for (unsigned int i = 0; i < MAX_CIS; i++) {
+            if (gi->cis[i].used) {
+                rc = ERROR_IN_USE;
+            }
+        }
+        if (rc == SUCCESS) {
+            gi->used = 0;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlGpuInstanceGetComputeInstanceProfileInfo(nvmlGpuInstance_t gi, unsigned int profile,
+                                                         unsigned int engProfile, nvmlComputeInstanceProfileInfo_t *info)
+{
+    if (gi == NULL || !gi->used || engProfile != 0) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    int rc = enter_gpu("nvmlGpuInstanceGetComputeInstanceProfileInfo", gi->gpu);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    int slices = ci_slices(profile);
+    if (slices < 0 || (unsigned int) slices > gi->profile->slices) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    memset(info, 0, sizeof *info);
+    info->id = profile;
+    info->sliceCount = (unsigned int) slices;
+    info->instanceCount = gi->profile->slices / (unsigned int) slices;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlGpuInstanceCreateComputeInstance(nvmlGpuInstance_t gi, unsigned int profileId,
+                                                  nvmlComputeInstance_t *computeInstance)
+{
+    if (gi == NULL || !gi->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&lock);
+    int rc = enter_gpu("nvmlGpuInstanceCreateComputeInstance", gi->gpu);
+    int slices = ci_slices(profileId);
+    if (rc == SUCCESS && (slices < 0 || (unsigned int) slices > gi->profile->slices)) {
+        rc = ERROR_NOT_SUPPORTED;
+    }
+    if (rc == SUCCESS) {
+        unsigned int used = 0;
+        int free_slot = -1;
+        for (int i = MAX_CIS - 1; i >= 0; i--) {
+            if (gi->cis[i].used) {
+                used += gi->cis[i].slices;
+            } else {
+                free_slot = i;
+            }
+        }
+        if (used + (unsigned int) slices > gi->profile->slices || free_slot < 0) {
+            rc = ERROR_INSUFFICIENT_RESOURCES;
+        } else {
+            unsigned int id = 0;
+            for (;;) {
+                int taken = 0;
+                for (unsigned int i = 0; i < MAX_CIS; i++) {
+                    taken |= gi->cis[i].used && gi->cis[i].id == id;
+                }
+                if (!taken) {
+                    break;
+                }
+                id++;
+            }
+            struct nvmlComputeInstance_st *ci = &gi->cis[free_slot];
+            ci->used = 1;
+            ci->id = id;
+            ci->profile = profileId;
+            ci->slices = (unsigned int) slices;
+            ci->gi = gi;
+            *computeInstance = ci;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlComputeInstanceGetInfo_v2(nvmlComputeInstance_t ci, nvmlComputeInstanceInfo_t *info)
+{
+    if (ci == NULL || !ci->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    int rc = enter_gpu("nvmlComputeInstanceGetInfo_v2", ci->gi->gpu);
+    if (rc == SUCCESS) {
+        memset(info, 0, sizeof *info);
+        info->device = &devices[ci->gi->gpu];
+        info->gpuInstance = ci->gi;
+        info->id = ci->id;
+        info->profileId = ci->profile;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlGpuInstanceGetComputeInstanceById(nvmlGpuInstance_t gi, unsigned int id,
+                                                   nvmlComputeInstance_t *computeInstance)
+{
+    if (gi == NULL || !gi->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    int rc = enter_gpu("nvmlGpuInstanceGetComputeInstanceById", gi->gpu);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    for (unsigned int i = 0; i < MAX_CIS; i++) {
+        if (gi->cis[i].used && gi->cis[i].id == id) {
+            *computeInstance = &gi->cis[i];
+            return SUCCESS;
+        }
+    }
+    return ERROR_NOT_FOUND;
+}
+
+nvmlReturn_t nvmlGpuInstanceGetComputeInstances(nvmlGpuInstance_t gi, unsigned int profileId,
+                                                nvmlComputeInstance_t *computeInstances, unsigned int *count)
+{
+    if (gi == NULL || !gi->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    int rc = enter_gpu("nvmlGpuInstanceGetComputeInstances", gi->gpu);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    unsigned int n = 0;
+    for (unsigned int i = 0; i < MAX_CIS; i++) {
+        if (gi->cis[i].used && gi->cis[i].profile == profileId) {
+            if (n >= *count) {
+                return ERROR_INSUFFICIENT_SIZE;
+            }
+            computeInstances[n++] = &gi->cis[i];
+        }
+    }
+    *count = n;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlComputeInstanceDestroy(nvmlComputeInstance_t ci)
+{
+    if (ci == NULL || !ci->used) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&lock);
+    int rc = enter_gpu("nvmlComputeInstanceDestroy", ci->gi->gpu);
+    if (rc == SUCCESS) {
+        ci->used = 0;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count)
+{
+    int rc;
+    struct fake_mig *m = mig_of("nvmlDeviceGetMaxMigDeviceCount", device, &rc);
+    if (m != NULL) {
+        *count = MAX_GIS;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice)
+{
+    int rc;
+    pthread_mutex_lock(&lock);
+    struct fake_mig *m = mig_of("nvmlDeviceGetMigDeviceHandleByIndex", device, &rc);
+    if (m == NULL) {
+        goto out;
+    }
+    rc = ERROR_NOT_FOUND;
+    if (!m->current) {
+        goto out;
+    }
+    /* MIG devices in ascending (GPU instance id, compute instance id) order */
+    unsigned int slot = 0;
+    for (unsigned int gid = 1; gid <= 64 && rc == ERROR_NOT_FOUND; gid++) {
+        for (unsigned int g = 0; g < MAX_GIS && rc == ERROR_NOT_FOUND; g++) {
+            struct nvmlGpuInstance_st *gi = &m->gis[g];
+            if (!gi->used || gi->id != gid) {
+                continue;
+            }
+            for (unsigned int cid = 0; cid < 64 && rc == ERROR_NOT_FOUND; cid++) {
+                for (unsigned int c = 0; c < MAX_CIS; c++) {
+                    if (!gi->cis[c].used || gi->cis[c].id != cid) {
+                        continue;
+                    }
+                    if (slot++ == index && index < MAX_MIG) {
+                        struct nvmlDevice_st *h = &m->handles[index];
+                        memset(h, 0, sizeof *h);
+                        h->index = device->index;
+                        h->is_mig = 1;
+                        h->mig = -1;
+                        h->gi_id = gi->id;
+                        h->ci_id = gi->cis[c].id;
+                        snprintf(h->uuid, sizeof h->uuid, "MIG-%08x-%04x-4%03x-8%03x-%012x",
+                                 (unsigned int) (device->index * 2654435761u), gi->id, gi->cis[c].id & 0xfffu,
+                                 device->index & 0xfffu, gi->id * 131u + gi->cis[c].id);
+                        *migDevice = h;
+                        rc = SUCCESS;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+out:
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id)
+{
+    int rc = enter("nvmlDeviceGetGpuInstanceId", device);
+    if (rc == SUCCESS) {
+        if (!device->is_mig) {
+            return ERROR_INVALID_ARGUMENT;
+        }
+        *id = device->gi_id;
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device, unsigned int *id)
+{
+    int rc = enter("nvmlDeviceGetComputeInstanceId", device);
+    if (rc == SUCCESS) {
+        if (!device->is_mig) {
+            return ERROR_INVALID_ARGUMENT;
+        }
+        *id = device->ci_id;
+    }
+    return rc;
+}
+
+/* processes of INDEX: on the GPU without MIG, on its first MIG device with MIG on */
+static nvmlReturn_t processes(const char *function, nvmlDevice_t device, unsigned int *count, int graphics)
+{
+    int rc = enter(function, device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    const struct fake_mig *m = &migs[device->index];
+    unsigned int n = 0;
+    if (!graphics) {
+        int first_mig = device->is_mig && device == &m->handles[0];
+        n = (m->current && (device->is_mig ? first_mig : 0)) || (!m->current && !device->is_mig) ? m->procs : 0u;
+    }
+    if (*count < n) {
+        *count = n;
+        return ERROR_INSUFFICIENT_SIZE;
+    }
+    *count = n;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount, void *infos)
+{
+    (void) infos;
+    return processes("nvmlDeviceGetComputeRunningProcesses_v3", device, infoCount, 0);
+}
+
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount, void *infos)
+{
+    (void) infos;
+    return processes("nvmlDeviceGetGraphicsRunningProcesses_v3", device, infoCount, 1);
+}
+
+/* ---- topology ---- */
+
+nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t device1, nvmlDevice_t device2, int *pathInfo)
+{
+    int rc = enter("nvmlDeviceGetTopologyCommonAncestor", device1);
+    if (rc == SUCCESS && device2 == NULL) {
+        rc = ERROR_INVALID_ARGUMENT;
+    }
+    if (rc == SUCCESS) {
+        *pathInfo = topo_levels[device1->index][device2->index];
+    }
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, int *isActive)
+{
+    int rc = enter("nvmlDeviceGetNvLinkState", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18) {
+        return ERROR_INVALID_ARGUMENT;
+    }
+    if (!links[device->index][link].active) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    *isActive = 1;
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)
+{
+    int rc = enter("nvmlDeviceGetNvLinkRemotePciInfo_v2", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18 || !links[device->index][link].active || links[device->index][link].bus_id[0] == '\0') {
+        return ERROR_NOT_SUPPORTED;
+    }
+    memset(pci, 0, sizeof *pci);
+    snprintf(pci->busId, sizeof pci->busId, "%s", links[device->index][link].bus_id);
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, int *type)
+{
+    int rc = enter("nvmlDeviceGetNvLinkRemoteDeviceType", device);
+    if (rc != SUCCESS) {
+        return rc;
+    }
+    if (link >= 18 || !links[device->index][link].active || links[device->index][link].type < 0) {
+        return ERROR_NOT_SUPPORTED;
+    }
+    *type = links[device->index][link].type;
     return SUCCESS;
 }

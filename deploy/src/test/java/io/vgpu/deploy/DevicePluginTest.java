@@ -5,6 +5,8 @@ import io.vgpu.deviceplugin.config.ConfigurationException;
 import io.vgpu.deviceplugin.config.DeviceConfigFile;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
 import io.vgpu.deviceplugin.config.NodeConfigFile;
+import io.vgpu.deviceplugin.config.NodeFeatures;
+import io.vgpu.deviceplugin.core.MigStrategy;
 import io.vgpu.deviceplugin.core.NvidiaSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +97,20 @@ class DevicePluginTest {
         assertThat(nodeConfig).isRegularFile();
         NvidiaSettings nvidia = DeviceConfigFile.read(deviceConfig);
         assertThat(NodeConfigFile.read(nodeConfig)).isPresent();
+        NodeFeatures features;
+        try {
+            features = NodeFeatures.fromEnv(files.rewrite(env));
+        } catch (ConfigurationException e) {
+            features = fail("the device plugin refuses the feature settings rendered for " + set + ":\n" + e.getMessage());
+        }
         if (set == ValueSet.CUSTOM) {
+            assertThat(features.migStrategy()).isEqualTo(MigStrategy.MIXED);
+            assertThat(features.topologyScore()).isTrue();
+            assertThat(features.recovery().enabled()).isTrue();
+            assertThat(features.recovery().quietPeriod()).isEqualTo(Duration.ofMinutes(2));
+            assertThat(features.recovery().fatal()).containsExactly(48L, 79L);
+            assertThat(DeviceConfigFile.readMigAllowlist(deviceConfig).profilesFor("NVIDIA A100-SXM4-40GB"))
+                    .containsExactly("1g.5gb", "2g.10gb");
             assertThat(nvidia.deviceSplitCount()).isEqualTo(4);
             assertThat(nvidia.deviceMemoryScaling()).isEqualTo(1.5);
             assertThat(nvidia.deviceCoreScaling()).isEqualTo(2.0);
@@ -105,6 +121,7 @@ class DevicePluginTest {
             assertThat(config.gdsEnabled()).isTrue();
             assertThat(config.deviceListStrategies()).hasSize(2);
         } else {
+            assertThat(features).isEqualTo(NodeFeatures.defaults());
             assertThat(nvidia.deviceSplitCount()).isEqualTo(10);
             assertThat(nvidia.resourceCountName()).isEqualTo("nvidia.com/gpu");
         }
@@ -203,6 +220,15 @@ class DevicePluginTest {
         assertThat(Pods.volume(ds, "device-config").path("configMap").path("name").asText()).isEqualTo("hami-scheduler-device");
         JsonNode sts = r.one("StatefulSet", Names.SCHEDULER);
         assertThat(Pods.volume(sts, "device-config").path("configMap").path("name").asText()).isEqualTo("hami-scheduler-device");
+    }
+
+    @Test
+    void theTopologyAwarePolicyTurnsOnThePairScores() {
+        Helm.Result result = Helm.templateRaw(List.of("--set", "scheduler.defaultSchedulerPolicy.gpuSchedulerPolicy=topology-aware"));
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        JsonNode plugin = Pods.container(new Rendered(Helm.parse(result.output())).one("DaemonSet", Names.DEVICE_PLUGIN),
+                "device-plugin");
+        assertThat(NodeFeatures.fromEnv(Pods.env(plugin)).topologyScore()).isTrue();
     }
 
     static Dockerfile image() {

@@ -1,6 +1,7 @@
 package io.vgpu.deviceplugin;
 
 import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +35,7 @@ final class DevicePluginMode {
     }
 
     private final Vertx vertx;
-    private final Supplier<DevicePluginVerticle> plugins;
+    private final Supplier<? extends VerticleBase> plugins;
     private final Supplier<NodeRegisterVerticle> registers;
     private final boolean withPlugin;
     private final KubeletWatch kubelet;
@@ -51,7 +52,7 @@ final class DevicePluginMode {
      *                   still publishes {@code []})
      * @param kubelet    null when the plugin does not register with kubelet (no watcher either)
      */
-    DevicePluginMode(Vertx vertx, Supplier<DevicePluginVerticle> plugins, Supplier<NodeRegisterVerticle> registers,
+    DevicePluginMode(Vertx vertx, Supplier<? extends VerticleBase> plugins, Supplier<NodeRegisterVerticle> registers,
                      boolean withPlugin, KubeletWatch kubelet, Duration retry) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.plugins = Objects.requireNonNull(plugins, "plugins");

@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.ConfigurationException;
 import io.vgpu.deviceplugin.config.DeviceConfigFile;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
+import io.vgpu.deviceplugin.config.NodeFeatures;
 import io.vgpu.deviceplugin.config.NodeConfigFile;
 import io.vgpu.deviceplugin.core.AllocatePlanner;
 import io.vgpu.deviceplugin.core.AllocateSettings;
@@ -16,6 +17,7 @@ import io.vgpu.deviceplugin.core.AllocationService;
 import io.vgpu.deviceplugin.core.CdiSettings;
 import io.vgpu.deviceplugin.core.GpuFacts;
 import io.vgpu.deviceplugin.core.LockExpiry;
+import io.vgpu.deviceplugin.core.MigAllowlist;
 import io.vgpu.deviceplugin.core.NodeLockReleaser;
 import io.vgpu.deviceplugin.core.NodeOverrides;
 import io.vgpu.deviceplugin.core.NodeSettings;
@@ -23,6 +25,7 @@ import io.vgpu.deviceplugin.core.NvidiaSettings;
 import io.vgpu.deviceplugin.core.PluginOptions;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.TopologyScores;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.core.port.NodeEvents;
 import io.vgpu.deviceplugin.core.port.PreparedClaims;
@@ -30,6 +33,7 @@ import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
+import io.vgpu.deviceplugin.devices.HealthReporter;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import io.vgpu.deviceplugin.dra.DraComponent;
 import io.vgpu.deviceplugin.dra.kubelet.DraKubeletPlugin;
@@ -43,6 +47,9 @@ import io.vgpu.deviceplugin.kube.FabricNodeEvents;
 import io.vgpu.deviceplugin.kube.FabricSliceStore;
 import io.vgpu.deviceplugin.kube.KubeNodeWatch;
 import io.vgpu.deviceplugin.kube.KubePodDirectory;
+import io.vgpu.deviceplugin.mig.DynamicMig;
+import io.vgpu.deviceplugin.mig.MigManager;
+import io.vgpu.deviceplugin.mig.MigReconcileVerticle;
 import io.vgpu.deviceplugin.monitor.MonitorConfig;
 import io.vgpu.deviceplugin.mode.ModeController;
 import io.vgpu.deviceplugin.mode.ModeSettings;
@@ -54,8 +61,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -63,6 +72,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The node agent's composition root (STYLE §3): configuration from the environment (fail fast), then
@@ -74,6 +84,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Main {
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+    /** HAMi's MIG reconciler period. */
+    private static final Duration MIG_RECONCILE_INTERVAL = Duration.ofSeconds(5);
 
     private Main() {
     }
@@ -88,7 +100,15 @@ public final class Main {
             System.exit(2);
             return;
         }
-        LOG.info("vgpu device plugin starting: {} (node lock expiry {})", config.describe(),
+        NodeFeatures features;
+        try {
+            features = NodeFeatures.fromEnv(System.getenv());
+        } catch (ConfigurationException e) {
+            LOG.error(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LOG.info("vgpu device plugin starting: {}, {} (node lock expiry {})", config.describe(), features,
                 LockExpiry.fromEnv(System.getenv("HAMI_NODELOCK_EXPIRE")));
         Vertx vertx = Vertx.vertx();
         KubernetesClient client;
@@ -104,7 +124,7 @@ public final class Main {
         }
         NodeAgent agent;
         try {
-            agent = start(vertx, config, client, source).await(2, TimeUnit.MINUTES);
+            agent = start(vertx, config, features, client, source).await(2, TimeUnit.MINUTES);
         } catch (Exception e) {
             LOG.error("cannot start: {}", e.getMessage(), e);
             source.close();
@@ -142,7 +162,14 @@ public final class Main {
      * @return the running agent; fails on bad device/node config files or a failing first device scan
      */
     static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, KubernetesClient client, DeviceSource source) {
+        return start(vertx, config, NodeFeatures.defaults(), client, source);
+    }
+
+    /** {@link #start(Vertx, DevicePluginConfig, KubernetesClient, DeviceSource)} with optional HAMi features. */
+    static Future<NodeAgent> start(Vertx vertx, DevicePluginConfig config, NodeFeatures features, KubernetesClient client,
+                                   DeviceSource source) {
         NodeSettings node;
+        MigAllowlist allowlist;
         try {
             NvidiaSettings base = DeviceConfigFile.read(config.deviceConfigFile());
             node = NodeConfigFile.read(config.nodeConfigFile())
@@ -151,27 +178,68 @@ public final class Main {
                         LOG.warn("no per-node config {}: device config as is, operating mode empty (as HAMi)", config.nodeConfigFile());
                         return NodeOverrides.withoutNodeConfig(base);
                     });
-            if (AllocateSettings.MODE_MIG.equals(node.operatingMode())) {
-                throw new ConfigurationException("operatingmode 'mig' (HAMi dynamic MIG) is not supported by this plugin; "
-                        + "use hami-core for node " + config.nodeName());
-            }
+            allowlist = AllocateSettings.MODE_MIG.equals(node.operatingMode())
+                    ? DeviceConfigFile.readMigAllowlist(config.deviceConfigFile()) : MigAllowlist.EMPTY;
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
-        return vertx.executeBlocking(source::scan).compose(scan -> deploy(vertx, config, client, source, node, scan));
+        return vertx.executeBlocking(source::scan)
+                .compose(scan -> deploy(vertx, config, features, client, source, node, scan, allowlist));
     }
 
-    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                            DeviceSource source, NodeSettings node, List<GpuFacts> scan) {
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            List<GpuFacts> scan, MigAllowlist allowlist) {
+        return StaticMigSetup.plan(vertx, features, source, scan, node.filter(), node.operatingMode(),
+                        vendorOf(node.nvidia().resourceCountName()))
+                .compose(plan -> deploy(vertx, config, features, client, source, node, scan, allowlist, plan));
+    }
+
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            List<GpuFacts> scan, MigAllowlist allowlist, StaticMigSetup.Plan plan) {
         NvidiaSettings nvidia = node.nvidia();
-        DeviceState state = DeviceState.of(scan, node.filter());
+        DeviceState state = plan.main();
         LOG.info("serving {} GPU(s) as {} × {} devices of {} (mode {}, preferred allocation {})", state.devices().size(),
                 state.devices().size(), nvidia.deviceSplitCount(), nvidia.resourceCountName(), node.operatingMode(),
                 node.enableGetPreferredAllocation());
         ExecutorService pool = Executors.newFixedThreadPool(4, named("kubernetes-ops"));
         ClusterAccess cluster = new FabricClusterAccess(client, pool, config.kubeTimeout());
+        List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
+        Future<MigManager> mig = !AllocateSettings.MODE_MIG.equals(node.operatingMode()) ? Future.succeededFuture()
+                : DynamicMig.start(source, served, allowlist, new LocalHostFiles(config.hostRoot(), pool)
+                        .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName());
+        return mig.compose(manager -> NodeFeatureStarter.topologyScores(vertx, features, source, served, cluster,
+                                config.nodeName())
+                        .compose(scores -> deploy(vertx, config, features, client, source, node, scan, plan, pool,
+                                cluster, manager, scores))
+                        .recover(error -> {
+                            if (manager != null) {
+                                manager.close();
+                            }
+                            return Future.failedFuture(error);
+                        }))
+                .recover(error -> {
+                    pool.shutdownNow();
+                    return Future.failedFuture(error);
+                });
+    }
+
+    /**
+     * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
+     * @param scores GPU pair scores to publish, null for none
+     */
+    private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                            KubernetesClient client, DeviceSource source, NodeSettings node,
+                                            List<GpuFacts> scan, StaticMigSetup.Plan plan, ExecutorService pool,
+                                            ClusterAccess cluster, MigManager mig, TopologyScores.Result scores) {
+        NvidiaSettings nvidia = node.nvidia();
+        DeviceState state = plan.main();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
         NodeAgent agent = new NodeAgent(vertx, source, pool);
+        if (mig != null) {
+            agent.addWatcher(mig);
+        }
         KubeNodeWatch nodeWatch = KubeNodeWatch.start(client, config.nodeName());
         agent.addWatcher(nodeWatch);
         NodeEvents events = new FabricNodeEvents(client, config.nodeName(), nodeWatch, pool, config.kubeTimeout(),
@@ -184,36 +252,57 @@ public final class Main {
         List<DraComponent> kubeletPlugins = List.of(draPlugin);
         ModeController mode = new ModeController(vertx,
                 new ModeSettings(config.nodeName(), config.mode(), config.draEnabled(), config.modeRetry()),
-                modeCluster, prepared, nodeWatch, events, devicePluginMode(vertx, config, cluster, host, source, state, node),
+                modeCluster, prepared, nodeWatch, events,
+                devicePluginMode(vertx, config, cluster, host, source, plan, node, mig, scores),
                 slicePublisher(vertx, config, client, pool, nodeWatch, events, source, state, node), kubeletPlugins);
         agent.setMode(mode);
-        return startXidWatcher(vertx, config, source, state, agent)
-                .compose(v -> deployMonitor(vertx, config, client, source, host, agent))
+        Future<Void> reconciler = mig == null ? Future.succeededFuture() : vertx.deployVerticle(
+                        new MigReconcileVerticle(mig, cluster, config.nodeName(), MIG_RECONCILE_INTERVAL))
+                .map(id -> {
+                    agent.addDeployment(id);
+                    return null;
+                });
+        return reconciler
+                .compose(v -> startXidWatcher(vertx, config, features, source, plan.states(), agent))
+                .compose(v -> NodeFeatureStarter.health(vertx, features, source, state, cluster, config.nodeName(), agent))
+                .compose(v -> deployMonitor(vertx, config, client, source, host, state, agent))
                 .compose(v -> mode.start())
                 .map(agent)
                 .recover(error -> agent.close().transform(ignored -> Future.failedFuture(error)));
     }
 
-    /** Device-plugin mode's parts: the register loop, the kubelet device plugin and the kubelet socket watcher. */
+    /**
+     * Device-plugin mode's parts: the register loop, the kubelet device plugin(s) (a group with the static
+     * MIG strategies' extra resources) and the kubelet socket watcher.
+     *
+     * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
+     * @param scores GPU pair scores to publish, null for none
+     */
     private static ModeController.Part devicePluginMode(Vertx vertx, DevicePluginConfig config, ClusterAccess cluster,
-                                                        LocalHostFiles host, DeviceSource source, DeviceState state,
-                                                        NodeSettings node) {
+                                                        LocalHostFiles host, DeviceSource source, StaticMigSetup.Plan plan,
+                                                        NodeSettings node, MigManager mig, TopologyScores.Result scores) {
         NvidiaSettings nvidia = node.nvidia();
+        DeviceState state = plan.main();
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
-        AllocationService allocations = new AllocationService(config.nodeName(), cluster,
-                host, new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID),
-                state::inventory, releaser);
+        AllocatePlanner planner = new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID);
+        AllocationService allocations = new AllocationService(config.nodeName(), cluster, host, planner,
+                state::inventory, releaser, mig);
         KubeletRegistration registration = config.registerWithKubelet()
                 ? new KubeletRegistration(vertx, config.kubeletSocket(), config.kubeletTimeout(), config.pluginSocket(),
                         nvidia.resourceCountName(), PluginOptions.forRegistration(node.enableGetPreferredAllocation()))
                 : null;
+        Supplier<DevicePluginVerticle> mainPlugin = () -> new DevicePluginVerticle(
+                new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(), nvidia.enableNumaTopology()),
+                config.pluginSocket(), registration);
+        List<Supplier<DevicePluginVerticle>> group = new ArrayList<>(List.of(mainPlugin));
+        group.addAll(StaticMigSetup.extraPlugins(vertx, config, plan, cluster, host, planner));
         DevicePluginMode parts = new DevicePluginMode(vertx,
-                () -> new DevicePluginVerticle(new DevicePluginEndpoint(allocations, state, nvidia.deviceSplitCount(),
-                        nvidia.enableNumaTopology()), config.pluginSocket(), registration),
+                group.size() == 1 ? mainPlugin : () -> new PluginGroupVerticle(group),
                 // a fresh publisher per start: it remembers what it wrote, and leaving the mode removed that
                 () -> new NodeRegisterVerticle(source, state, RegisterSettings.of(node),
-                        new RegisterPublisher(cluster, config.nodeName()), config.registerInterval(), config.registerRetry()),
-                !state.devices().isEmpty(),
+                        new RegisterPublisher(cluster, config.nodeName()), config.registerInterval(), config.registerRetry(),
+                        mig == null ? Map::of : mig::capabilities, scores),
+                !plan.states().stream().allMatch(s -> s.devices().isEmpty()),
                 config.registerWithKubelet() ? onRestart -> KubeletSocketWatcher.start(config.kubeletSocket(), onRestart) : null,
                 config.registerRetry());
         return new ModeController.Part(parts::start, parts::stop);
@@ -228,12 +317,13 @@ public final class Main {
                 state, node, config.registerInterval(), config.registerRetry());
     }
 
-    private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, DeviceSource source,
-                                                DeviceState state, NodeAgent agent) {
-        if (!(source instanceof NvmlDeviceSource nvml) || state.devices().isEmpty()) {
+    private static Future<Void> startXidWatcher(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
+                                                DeviceSource source, List<DeviceState> states, NodeAgent agent) {
+        if (!(source instanceof NvmlDeviceSource nvml) || states.stream().allMatch(s -> s.devices().isEmpty())) {
             return Future.succeededFuture();
         }
-        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), state, config.xidPolicy(), config.xidPoll()))
+        return vertx.executeBlocking(() -> XidHealthWatcher.start(nvml.nvml(), states, config.xidPolicy(), config.xidPoll(),
+                        features.recovery()))
                 .map(watcher -> {
                     watcher.ifPresent(agent::addWatcher);
                     return null;
@@ -248,7 +338,7 @@ public final class Main {
      * then, so nothing is deleted); the monitor and the caches stop with {@link NodeAgent#close()}.
      */
     private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                              DeviceSource source, LocalHostFiles host, NodeAgent agent) {
+                                              DeviceSource source, LocalHostFiles host, DeviceState state, NodeAgent agent) {
         if (!config.monitorEnabled()) {
             LOG.info("vGPU monitor disabled (VGPU_MONITOR_ENABLED=false)");
             return Future.succeededFuture();
@@ -259,6 +349,7 @@ public final class Main {
             agent.addWatcher(pods);
             monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC(),
                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), config.draPlugin().checkpointFile());
+            agent.addWatcher(HealthReporter.metrics(state, monitor.registry(), config.nodeName()));
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
@@ -285,6 +376,12 @@ public final class Main {
     /** The NVML handle the device source already opened (shared, closed with the source); none for fake GPUs. */
     static Optional<Nvml> monitorNvml(DeviceSource source) {
         return source instanceof NvmlDeviceSource nvml ? Optional.of(nvml.nvml()) : Optional.empty();
+    }
+
+    /** {@code nvidia.com} of {@code nvidia.com/gpu}: the prefix of the MIG resources. */
+    private static String vendorOf(String resource) {
+        int slash = resource.indexOf('/');
+        return slash > 0 ? resource.substring(0, slash) : "nvidia.com";
     }
 
     /** Allocate settings from the process config and the node's effective device config. */

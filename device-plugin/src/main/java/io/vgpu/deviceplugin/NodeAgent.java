@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.mode.ModeController;
 import org.slf4j.Logger;

@@ -3,17 +3,22 @@ package io.vgpu.deviceplugin;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.MigCapability;
 import io.vgpu.deviceplugin.core.NodeRegister;
 import io.vgpu.deviceplugin.core.RegisterPublisher;
 import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.TopologyScores;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
+import io.vgpu.state.model.GpuDevice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The node registration loop (spec §3.1): scan the devices (on a worker thread), build the register
@@ -35,6 +40,8 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private final RegisterPublisher publisher;
     private final Duration interval;
     private final Duration retry;
+    private final Supplier<Map<String, MigCapability>> migOffers;
+    private final TopologyScores.Result scores;
     private long timer = -1;
     private boolean stopped;
 
@@ -44,6 +51,18 @@ public final class NodeRegisterVerticle extends VerticleBase {
      */
     public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
                                 Duration interval, Duration retry) {
+        this(source, state, settings, publisher, interval, retry, Map::of, null);
+    }
+
+    /**
+     * @param migOffers in dynamic-MIG mode, what each GPU offers (the register's {@code migProfiles})
+     * @param scores    the GPU pair scores to publish with the register ({@code ENABLE_TOPOLOGY_SCORE}); null: none
+     */
+    public NodeRegisterVerticle(DeviceSource source, DeviceState state, RegisterSettings settings, RegisterPublisher publisher,
+                                Duration interval, Duration retry, Supplier<Map<String, MigCapability>> migOffers,
+                                TopologyScores.Result scores) {
+        this.migOffers = Objects.requireNonNull(migOffers, "migOffers");
+        this.scores = scores;
         this.source = Objects.requireNonNull(source, "source");
         this.state = Objects.requireNonNull(state, "state");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -81,11 +100,17 @@ public final class NodeRegisterVerticle extends VerticleBase {
     private Future<RegisterPublisher.Result> publish(List<GpuFacts> scan) {
         state.applySourceHealth(scan);
         List<GpuFacts> served = scan.stream().filter(g -> state.serves(g.uuid())).toList();
-        NodeRegister.Result register = NodeRegister.build(served, state.health(), settings);
+        NodeRegister.Result register = NodeRegister.build(served, state.health(), settings, migOffers.get());
         if (!register.skipped().isEmpty()) {
             LOG.warn("not registering {}: NVML reports no memory and preConfiguredDeviceMemory is 0", register.skipped());
         }
-        return Future.fromCompletionStage(publisher.publish(register.devices()), context).onSuccess(result -> {
+        if (!register.withoutMig().isEmpty()) {
+            LOG.warn("not registering {} in dynamic-MIG mode: no MIG profile of migProfileAllowlist is offered "
+                    + "(model not listed, no MIG support, or MIG mode pending a reset)", register.withoutMig());
+        }
+        String pairScores = scores == null || register.devices().isEmpty() ? ""
+                : scores.annotation(register.devices().stream().map(GpuDevice::id).toList());
+        return Future.fromCompletionStage(publisher.publish(register.devices(), pairScores), context).onSuccess(result -> {
             switch (result.outcome()) {
                 case WRITTEN -> LOG.info("node register annotation written: {}", result.value());
                 case FAILED -> LOG.warn("node register annotation not written: {}", result.error());

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
+import io.vgpu.deviceplugin.config.NodeFeatures;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 
@@ -53,6 +54,7 @@ final class AgentFixture implements AutoCloseable {
     final KubernetesClient client;
     final Vertx vertx = Vertx.vertx();
     final DevicePluginConfig config;
+    final NodeFeatures features;
     FakeKubelet kubelet;
     NodeAgent agent;
 
@@ -90,6 +92,7 @@ final class AgentFixture implements AutoCloseable {
         env.put("VGPU_DRA_STATIC_CDI_DIRS", dir.resolve("static-cdi").toString());
         env.putAll(extraEnv);
         this.config = DevicePluginConfig.fromEnv(env);
+        this.features = NodeFeatures.fromEnv(env);
     }
 
     /** Creates the Node and starts the fake kubelet; the agent is not started yet. */
@@ -140,7 +143,7 @@ final class AgentFixture implements AutoCloseable {
 
     /** Starts the agent exactly as {@link Main#main} does after building the client and the source. */
     Future<NodeAgent> startAgent(DeviceSource source) {
-        return Main.start(vertx, config, client, source);
+        return Main.start(vertx, config, features, client, source);
     }
 
     /** The GPU description used by most tests: two A100s on NUMA 0 and 1. */

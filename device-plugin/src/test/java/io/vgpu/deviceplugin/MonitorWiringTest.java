@@ -120,7 +120,7 @@ class MonitorWiringTest {
                 "hami_vgpu_memory_module_bytes" + labels + " " + (double) (200 * MIB),
                 "hami_vgpu_memory_buffer_bytes" + labels + " " + (double) (700 * MIB));
         assertThat(samples).anyMatch(l -> l.startsWith("hami_container_last_kernel_elapsed_seconds" + labels + " "));
-        assertThat(samples).filteredOn(l -> !l.startsWith("hami_build_info"))
+        assertThat(samples).filteredOn(l -> l.startsWith("hami_") && !l.startsWith("hami_build_info"))
                 .as("every HAMi series is this pod's, with zone=\"vGPU\" (no host series: fake GPUs have no NVML)")
                 .hasSize(8).allMatch(l -> l.contains("pod=\"trainer-0\"") && l.contains("zone=\"vGPU\""));
         assertThat(samples).anyMatch(l -> l.startsWith("hami_build_info{"));
@@ -200,7 +200,10 @@ class MonitorWiringTest {
 
             HttpResponse<String> response = fx.scrape();
             assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(samples(response.body())).singleElement().asString().startsWith("hami_build_info{");
+            assertThat(samples(response.body())).filteredOn(l -> l.startsWith("hami_"))
+                    .singleElement().asString().startsWith("hami_build_info{");
+            assertThat(samples(response.body())).as("the plugin's own health gauges, one per GPU")
+                    .filteredOn(l -> l.startsWith("vgpu_device_healthy{")).hasSize(2);
             Thread.sleep(1_500); // fifteen scan ticks, each with a failed lookup
             assertThat(unknown).as("nothing is deleted while the pod caches have not synced").isDirectory();
         } finally {

@@ -54,7 +54,13 @@ class NvmlHealthEndToEndTest {
     }
 
     private AgentFixture start(String node) throws Exception {
-        fx = AgentFixture.start(dir, node, client, new NvmlDeviceSource(nvml, "nvml:fake"), Map.of("VGPU_DEVICE_SOURCE", "nvml"));
+        return start(node, Map.of());
+    }
+
+    private AgentFixture start(String node, Map<String, String> extraEnv) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        env.put("VGPU_DEVICE_SOURCE", "nvml");
+        fx = AgentFixture.start(dir, node, client, new NvmlDeviceSource(nvml, "nvml:fake"), env);
         assertThat(fx.kubelet.awaitRegistration(WAIT)).isNotNull();
         return fx;
     }
@@ -82,6 +88,47 @@ class NvmlHealthEndToEndTest {
             String register = fx.nodeAnnotations().getOrDefault(HamiAnnotations.NODE_NVIDIA_REGISTER, "");
             return register.contains("\"id\":\"" + GPU0 + "\"") && register.endsWith("\"numa\":1,\"mode\":\"hami-core\"}]");
         })).as("the scheduler sees GPU1 without health:true").isTrue();
+    }
+
+    @Test
+    void withRecoveryOnANonFatalXidComesBackAfterTheQuietPeriodAndAFatalOneNever() throws Exception {
+        start("nvml-recover", Map.of("VGPU_HEALTH_RECOVERY", "true", "VGPU_HEALTH_RECOVERY_QUIET", "400ms",
+                "VGPU_HEALTH_PROBE_INTERVAL", "100ms"));
+        try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {
+            assertThat(unhealthy(plugin.nextUpdate(WAIT), GPU1)).isZero();
+
+            nvml.failOn("nvmlDeviceGetMemoryInfo", 1, NvmlException.GPU_IS_LOST);   // the probe fails: no recovery yet
+            nvml.injectXid(XidEvent.critical(GPU1, 94));                            // contained ECC error: recoverable
+            assertThat(unhealthy(plugin.nextUpdate(WAIT), GPU1)).isEqualTo(4);
+            assertThat(plugin.nextUpdate(Duration.ofMillis(1200))).as("probe failing: still unhealthy").isNull();
+
+            nvml.clearFailures();
+            ListAndWatchResponse back = plugin.nextUpdate(WAIT);
+            assertThat(back).isNotNull();
+            assertThat(unhealthy(back, GPU1)).isZero();
+
+            nvml.injectXid(XidEvent.critical(GPU0, 79));                            // fallen off the bus: fatal
+            assertThat(unhealthy(plugin.nextUpdate(WAIT), GPU0)).isEqualTo(4);
+            assertThat(plugin.nextUpdate(Duration.ofMillis(1200))).as("a fatal XID never recovers").isNull();
+        }
+        assertThat(eventually(WAIT, () -> {
+            var reasons = client.v1().events().inNamespace("default").list().getItems().stream()
+                    .filter(e -> "nvml-recover".equals(e.getInvolvedObject().getName()))
+                    .map(e -> e.getReason() + ":" + e.getMessage()).toList();
+            return reasons.stream().anyMatch(r -> r.startsWith("GpuHealthy:") && r.contains(GPU1))
+                    && reasons.stream().anyMatch(r -> r.startsWith("GpuUnhealthy:") && r.contains("XID 79 (fatal)"));
+        })).as("every transition is a Node Event").isTrue();
+    }
+
+    @Test
+    void withRecoveryOffAnyXidIsSticky() throws Exception {
+        start("nvml-sticky", Map.of("VGPU_HEALTH_RECOVERY_QUIET", "100ms", "VGPU_HEALTH_PROBE_INTERVAL", "50ms"));
+        try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {
+            plugin.nextUpdate(WAIT);
+            nvml.injectXid(XidEvent.critical(GPU1, 94));
+            assertThat(unhealthy(plugin.nextUpdate(WAIT), GPU1)).isEqualTo(4);
+            assertThat(plugin.nextUpdate(Duration.ofMillis(800))).as("HAMi's behaviour: no way back").isNull();
+        }
     }
 
     @Test

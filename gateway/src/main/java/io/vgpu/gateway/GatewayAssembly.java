@@ -142,7 +142,7 @@ final class GatewayAssembly {
                 new KubeNodeLock(api, clock, ZoneId.systemDefault()), podWriter, events,
                 new RequestDeriver(config.nvidia()), scheduling, clock, ingest, metrics);
 
-        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas);
+        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods);
         prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));

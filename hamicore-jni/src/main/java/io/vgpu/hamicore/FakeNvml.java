@@ -23,6 +23,11 @@ import java.util.concurrent.TimeUnit;
  * older driver) and from {@link #setDriver(DriverInfo)} (default {@link DriverInfo#UNKNOWN}). An
  * injected NOT_SUPPORTED or FUNCTION_NOT_FOUND on a fact's function makes that fact empty, as
  * {@link NativeNvml} does.
+ *
+ * <p>MIG: a GPU given profiles with {@link #setMigProfiles} can be switched to MIG mode and partitioned
+ * into GPU and compute instances, with the rules (placements, overlaps, instance counts, instances in
+ * use) and error codes of a driver; {@link #a100Profiles()} and {@link #h100Profiles()} are realistic
+ * profile sets. Every MIG call honours {@link #failOn} under its NVML function name.
  */
 public final class FakeNvml implements Nvml {
 
@@ -31,6 +36,10 @@ public final class FakeNvml implements Nvml {
     private final Map<Integer, Utilization> utilization = new ConcurrentHashMap<>();
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
     private final List<FakeEventSet> eventSets = new CopyOnWriteArrayList<>();
+    private final Map<Integer, FakeMig> mig = new ConcurrentHashMap<>();
+    private final Map<Integer, Integer> processes = new ConcurrentHashMap<>();
+    private final Map<List<Integer>, Integer> ancestors = new ConcurrentHashMap<>();
+    private final Map<Integer, List<NvLink>> links = new ConcurrentHashMap<>();
     private volatile DriverInfo driver = DriverInfo.UNKNOWN;
     private volatile boolean closed;
 
@@ -78,6 +87,57 @@ public final class FakeNvml implements Nvml {
      */
     public void failOn(String function, int index, int returnCode) {
         failures.put(function + "#" + index, returnCode);
+    }
+
+    /**
+     * Makes the GPU at {@code index} MIG-capable with these profiles; MIG starts in the mode its
+     * {@link GpuInfo#migEnabled()} says, without instances.
+     */
+    public void setMigProfiles(int index, List<GpuInstanceProfile> profiles) {
+        GpuInfo g = gpu(index, "nvmlDeviceGetMigMode");
+        mig.put(index, new FakeMig(g.uuid(), profiles, g.migEnabled()));
+    }
+
+    /** From now on enabling MIG on {@code index} stays pending (as when the GPU needs a reset). */
+    public void setMigEnableNeedsReset(int index, boolean needsReset) {
+        synchronized (mig) {
+            migOf(index, "nvmlDeviceSetMigMode").enableNeedsReset(needsReset);
+        }
+    }
+
+    /** Sets how many processes run on {@code index} (compute plus graphics; default 0). */
+    public void setRunningProcesses(int index, int count) {
+        gpu(index, "nvmlDeviceGetComputeRunningProcesses_v3");
+        processes.put(index, count);
+    }
+
+    /**
+     * Sets the common ancestor of GPUs {@code i} and {@code j} in both directions (default
+     * {@link Nvml#TOPOLOGY_NODE}); {@link #setCommonAncestorOneWay} sets one direction only.
+     */
+    public void setCommonAncestor(int i, int j, int level) {
+        setCommonAncestorOneWay(i, j, level);
+        setCommonAncestorOneWay(j, i, level);
+    }
+
+    /** Sets what {@code topologyCommonAncestor(i, j)} answers, leaving {@code (j, i)} as it is. */
+    public void setCommonAncestorOneWay(int i, int j, int level) {
+        ancestors.put(List.of(i, j), level);
+    }
+
+    /** Sets the active NVLinks of GPU {@code index} (default none). */
+    public void setNvLinks(int index, List<NvLink> active) {
+        links.put(index, List.copyOf(active));
+    }
+
+    /** The GPU-instance profiles of an A100-SXM4-40GB as its driver lists them (7 slices, 8 memory slices). */
+    public static List<GpuInstanceProfile> a100Profiles() {
+        return FakeMig.A100_PROFILES;
+    }
+
+    /** The GPU-instance profiles of an H100 80GB HBM3. */
+    public static List<GpuInstanceProfile> h100Profiles() {
+        return FakeMig.H100_PROFILES;
     }
 
     /** Removes every injected failure. */
@@ -141,8 +201,81 @@ public final class FakeNvml implements Nvml {
 
     @Override
     public MigMode migMode(int index) {
-        boolean on = gpu(index, "nvmlDeviceGetMigMode").migEnabled();
-        return new MigMode(on, on);
+        // GPUs (and drivers) without MIG answer NOT_SUPPORTED: MIG is off, as NativeNvml reports it
+        return NvmlOptional.unlessUnsupported(() -> {
+            boolean on = gpu(index, "nvmlDeviceGetMigMode").migEnabled();
+            synchronized (mig) {
+                FakeMig m = mig.get(index);
+                return Optional.of(m != null ? m.mode() : new MigMode(on, on));
+            }
+        }).orElse(MigMode.DISABLED);
+    }
+
+    @Override
+    public List<GpuInstanceProfile> gpuInstanceProfiles(int index) {
+        gpu(index, "nvmlDeviceGetGpuInstanceProfileInfo");
+        check("nvmlDeviceGetGpuInstancePossiblePlacements_v2", index);
+        FakeMig m = mig.get(index);
+        return m == null ? List.of() : m.profiles();
+    }
+
+    @Override
+    public void setMigMode(int index, boolean enabled) {
+        synchronized (mig) {
+            migOf(index, "nvmlDeviceSetMigMode").setMode(enabled);
+        }
+    }
+
+    @Override
+    public int createGpuInstance(int index, int profileId, InstancePlacement placement) {
+        synchronized (mig) {
+            return migOf(index, "nvmlDeviceCreateGpuInstanceWithPlacement").createGi(profileId, placement);
+        }
+    }
+
+    @Override
+    public int createComputeInstance(int index, int gpuInstanceId, int computeProfileId) {
+        synchronized (mig) {
+            return migOf(index, "nvmlGpuInstanceCreateComputeInstance").createCi(gpuInstanceId, computeProfileId);
+        }
+    }
+
+    @Override
+    public void destroyComputeInstance(int index, int gpuInstanceId, int computeInstanceId) {
+        synchronized (mig) {
+            migOf(index, "nvmlComputeInstanceDestroy").destroyCi(gpuInstanceId, computeInstanceId);
+        }
+    }
+
+    @Override
+    public void destroyGpuInstance(int index, int gpuInstanceId) {
+        synchronized (mig) {
+            migOf(index, "nvmlGpuInstanceDestroy").destroyGi(gpuInstanceId);
+        }
+    }
+
+    @Override
+    public List<GpuInstance> gpuInstances(int index) {
+        gpu(index, "nvmlDeviceGetGpuInstances");
+        synchronized (mig) {
+            FakeMig m = mig.get(index);
+            return m == null ? List.of() : m.instances();
+        }
+    }
+
+    @Override
+    public List<MigDevice> migDevices(int index) {
+        gpu(index, "nvmlDeviceGetMigDeviceHandleByIndex");
+        synchronized (mig) {
+            FakeMig m = mig.get(index);
+            return m == null || !m.mode().enabled() ? List.of() : m.devices();
+        }
+    }
+
+    @Override
+    public int runningProcessCount(int index) {
+        gpu(index, "nvmlDeviceGetComputeRunningProcesses_v3");
+        return processes.getOrDefault(index, 0);
     }
 
     @Override
@@ -182,6 +315,22 @@ public final class FakeNvml implements Nvml {
     }
 
     @Override
+    public int topologyCommonAncestor(int index1, int index2) {
+        // failures are injected by the first device, as the call is made on its handle
+        gpu(index1, "nvmlDeviceGetTopologyCommonAncestor");
+        gpu(index2, "nvmlDeviceGetHandleByIndex_v2");
+        return ancestors.getOrDefault(List.of(index1, index2), TOPOLOGY_NODE);
+    }
+
+    @Override
+    public List<NvLink> nvLinks(int index) {
+        return NvmlOptional.unlessUnsupported(() -> {
+            gpu(index, "nvmlDeviceGetNvLinkState");
+            return Optional.of(links.getOrDefault(index, List.of()));
+        }).orElse(List.of());
+    }
+
+    @Override
     public XidEventSet openXidEvents(List<Integer> deviceIndices) {
         check("nvmlEventSetCreate", -1);
         List<Integer> registered = new ArrayList<>();
@@ -213,6 +362,16 @@ public final class FakeNvml implements Nvml {
                     "no GPU with index " + index + " (" + gpus.size() + " present)");
         }
         return gpus.get(index);
+    }
+
+    /** The MIG state of a MIG-capable GPU; NOT_SUPPORTED for the others (as NVML answers). */
+    private FakeMig migOf(int index, String function) {
+        gpu(index, function);
+        FakeMig m = mig.get(index);
+        if (m == null) {
+            throw new NvmlException(NvmlException.NOT_SUPPORTED, function, "GPU " + index + " has no MIG");
+        }
+        return m;
     }
 
     private void check(String function, int index) {

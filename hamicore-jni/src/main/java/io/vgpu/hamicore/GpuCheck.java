@@ -3,6 +3,7 @@ package io.vgpu.hamicore;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The Java half of {@code scripts/gpu-check.sh}: lists the GPUs NVML reports through the JNI library
@@ -37,10 +38,44 @@ public final class GpuCheck {
                         text(g.architecture()), text(g.brand()), text(g.cudaComputeCapability())));
             }
             System.out.println("gpus: " + gpus.size());
+            gpus.forEach(g -> printMig(nvml, g.index()));
+            printTopology(nvml, gpus);
         } catch (NvmlException | NativeLoadException e) {
             System.out.println("java path: NVML not usable: " + e.getMessage());
             System.exit(1);
         }
+    }
+
+    private static void printMig(Nvml nvml, int i) {
+        for (GpuInstanceProfile p : nvml.gpuInstanceProfiles(i)) {
+            System.out.println("mig " + i + ": " + p.name() + " (id " + p.id() + "): " + p.instanceCount() + " instances, "
+                    + p.memoryMiB() + " MiB, " + p.multiprocessorCount() + " SMs, placements "
+                    + p.placements().stream().map(pl -> pl.start() + "+" + pl.size()).collect(Collectors.joining(",")));
+        }
+        for (GpuInstance gi : nvml.gpuInstances(i)) {
+            System.out.println("mig " + i + ": instance " + gi.id() + " of profile id " + gi.profileId() + " at "
+                    + gi.placement().start() + "+" + gi.placement().size() + ", compute instances " + gi.computeInstanceIds());
+        }
+        for (MigDevice d : nvml.migDevices(i)) {
+            System.out.println("mig " + i + ": device " + d.uuid() + " (instance " + d.gpuInstanceId() + "/"
+                    + d.computeInstanceId() + ")");
+        }
+    }
+
+    private static void printTopology(Nvml nvml, List<GpuInfo> gpus) {
+        for (GpuInfo a : gpus) {
+            for (GpuInfo b : gpus) {
+                if (a.index() < b.index()) {
+                    System.out.println("topology " + a.index() + "-" + b.index() + ": common ancestor "
+                            + nvml.topologyCommonAncestor(a.index(), b.index()) + ", nvlinks " + links(nvml, a, b) + "/"
+                            + links(nvml, b, a));
+                }
+            }
+        }
+    }
+
+    private static long links(Nvml nvml, GpuInfo from, GpuInfo to) {
+        return nvml.nvLinks(from.index()).stream().filter(l -> l.remoteBusId().equalsIgnoreCase(to.pciBusId())).count();
     }
 
     private static String text(Optional<?> fact) {

@@ -61,6 +61,52 @@ final class NativeBridge {
     /** The name of a brand code ({@code vg_nvml_brand_name}); "Unknown" for codes it does not know. */
     static native String brandName(int brand);
 
+    /** nvmlDeviceGetGpuInstanceProfileInfo: {NVML's profile id, slices, instances, multiprocessors, memory MiB}. */
+    static native long[] gpuInstanceProfile(long nvml, int index, int profile);
+
+    /** nvmlDeviceGetGpuInstancePossiblePlacements_v2: {start, size, start, size, ...}. */
+    static native int[] gpuInstancePlacements(long nvml, int index, int profileId);
+
+    /** nvmlDeviceSetMigMode; a failed activation throws with its status. */
+    static native void setMigMode(long nvml, int index, boolean enabled);
+
+    /** nvmlDeviceCreateGpuInstanceWithPlacement; the new GPU instance's id. */
+    static native int createGpuInstance(long nvml, int index, int profileId, int start, int size);
+
+    /** nvmlGpuInstanceCreateComputeInstance of an NVML_COMPUTE_INSTANCE_PROFILE_* constant; the new id. */
+    static native int createComputeInstance(long nvml, int index, int gpuInstanceId, int computeProfile);
+
+    static native void destroyComputeInstance(long nvml, int index, int gpuInstanceId, int computeInstanceId);
+
+    static native void destroyGpuInstance(long nvml, int index, int gpuInstanceId);
+
+    /** nvmlDeviceGetGpuInstances of one profile id: {id, profile id, start, size, ...}. */
+    static native int[] gpuInstances(long nvml, int index, int profileId);
+
+    /** The compute instance ids of one NVML_COMPUTE_INSTANCE_PROFILE_* constant inside a GPU instance. */
+    static native int[] computeInstances(long nvml, int index, int gpuInstanceId, int computeProfile);
+
+    /** nvmlDeviceGetMaxMigDeviceCount. */
+    static native int migDeviceCount(long nvml, int index);
+
+    /** The MIG device in slot {@code migIndex}: its UUID bytes; {@code ids} receives {gpu instance, compute instance}. */
+    static native byte[] migDevice(long nvml, int index, int migIndex, int[] ids);
+
+    /** Compute + graphics processes of the GPU ({@code migIndex} &lt; 0) or of one of its MIG devices. */
+    static native int processCount(long nvml, int index, int migIndex);
+
+    /** nvmlDeviceGetTopologyCommonAncestor: the nvmlGpuTopologyLevel_t of two GPUs. */
+    static native int topologyCommonAncestor(long nvml, int index1, int index2);
+
+    /** nvmlDeviceGetNvLinkState of one link. */
+    static native boolean nvLinkActive(long nvml, int index, int link);
+
+    /** nvmlDeviceGetNvLinkRemotePciInfo_v2: UTF-8 bytes of the remote end's PCI bus id. */
+    static native byte[] nvLinkRemoteBusId(long nvml, int index, int link);
+
+    /** nvmlDeviceGetNvLinkRemoteDeviceType: 0 GPU, 1 IBM NPU, 2 NVSwitch, 255 unknown. */
+    static native int nvLinkRemoteType(long nvml, int index, int link);
+
     static native long eventSetCreate(long nvml);
 
     static native void eventRegisterXid(long nvml, long set, int index);

@@ -147,6 +147,72 @@ public final class NativeNvml implements Nvml {
     }
 
     @Override
+    public List<GpuInstanceProfile> gpuInstanceProfiles(int index) {
+        return call(() -> NativeMig.profiles(handle, index));
+    }
+
+    @Override
+    public void setMigMode(int index, boolean enabled) {
+        call(() -> {
+            NativeBridge.setMigMode(handle, index, enabled);
+            return null;
+        });
+    }
+
+    @Override
+    public int createGpuInstance(int index, int profileId, InstancePlacement placement) {
+        return call(() -> NativeBridge.createGpuInstance(handle, index, profileId, placement.start(), placement.size()));
+    }
+
+    @Override
+    public int createComputeInstance(int index, int gpuInstanceId, int computeProfile) {
+        return call(() -> NativeBridge.createComputeInstance(handle, index, gpuInstanceId, computeProfile));
+    }
+
+    @Override
+    public void destroyComputeInstance(int index, int gpuInstanceId, int computeInstanceId) {
+        call(() -> {
+            NativeBridge.destroyComputeInstance(handle, index, gpuInstanceId, computeInstanceId);
+            return null;
+        });
+    }
+
+    @Override
+    public void destroyGpuInstance(int index, int gpuInstanceId) {
+        call(() -> {
+            NativeBridge.destroyGpuInstance(handle, index, gpuInstanceId);
+            return null;
+        });
+    }
+
+    @Override
+    public List<GpuInstance> gpuInstances(int index) {
+        return migMode(index).enabled() ? call(() -> NativeMig.instances(handle, index)) : List.of();
+    }
+
+    @Override
+    public List<MigDevice> migDevices(int index) {
+        return migMode(index).enabled() ? call(() -> NativeMig.devices(handle, index)) : List.of();
+    }
+
+    @Override
+    public int runningProcessCount(int index) {
+        return migMode(index).enabled()
+                ? call(() -> NativeMig.migProcesses(handle, index))
+                : call(() -> NativeBridge.processCount(handle, index, -1));
+    }
+
+    @Override
+    public int topologyCommonAncestor(int index1, int index2) {
+        return call(() -> NativeBridge.topologyCommonAncestor(handle, index1, index2));
+    }
+
+    @Override
+    public List<NvLink> nvLinks(int index) {
+        return call(() -> NativeMig.nvLinks(handle, index));
+    }
+
+    @Override
     public XidEventSet openXidEvents(List<Integer> deviceIndices) {
         return call(() -> {
             long set = NativeBridge.eventSetCreate(handle);

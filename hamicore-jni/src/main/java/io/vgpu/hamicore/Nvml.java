@@ -7,8 +7,8 @@ import java.util.OptionalInt;
 
 /**
  * The NVML operations the node side needs: device enumeration and identity, memory, utilisation,
- * topology (PCI bus id → NUMA node), MIG mode, XID events for health, and the identity facts a DRA
- * driver publishes (device minor number, architecture, brand, compute capability, driver and CUDA
+ * topology (PCI bus id → NUMA node), MIG mode and dynamic MIG (GPU/compute instances), XID events
+ * for health, and the identity facts a DRA driver publishes (device minor number, architecture, brand, compute capability, driver and CUDA
  * versions).
  *
  * <p><b>Blocking contract.</b> Every method blocks the calling thread for the duration of the
@@ -36,6 +36,19 @@ import java.util.OptionalInt;
  * {@link FakeNvml} (in memory, for tests of higher layers).
  */
 public interface Nvml extends AutoCloseable {
+
+    /** {@code NVML_TOPOLOGY_INTERNAL}: both on one board. */
+    int TOPOLOGY_INTERNAL = 0;
+    /** {@code NVML_TOPOLOGY_SINGLE}: one PCIe switch between them. */
+    int TOPOLOGY_SINGLE = 10;
+    /** {@code NVML_TOPOLOGY_MULTIPLE}: several PCIe switches, no host bridge. */
+    int TOPOLOGY_MULTIPLE = 20;
+    /** {@code NVML_TOPOLOGY_HOSTBRIDGE}: a host bridge. */
+    int TOPOLOGY_HOSTBRIDGE = 30;
+    /** {@code NVML_TOPOLOGY_NODE} (formerly CPU): the same NUMA node. */
+    int TOPOLOGY_NODE = 40;
+    /** {@code NVML_TOPOLOGY_SYSTEM}: across the system interconnect (another CPU). */
+    int TOPOLOGY_SYSTEM = 50;
 
     /** Number of GPUs NVML sees ({@code nvmlDeviceGetCount_v2}). */
     int deviceCount();
@@ -100,6 +113,73 @@ public interface Nvml extends AutoCloseable {
      * empty when unknown.
      */
     Optional<MajorMinor> cudaDriverVersion();
+
+    /**
+     * The MIG GPU-instance profiles this GPU supports, each with its possible placements, in
+     * ascending profile id; empty when the GPU (or the driver) has no MIG. Profile ids NVML answers
+     * NOT_SUPPORTED or INVALID_ARGUMENT for are left out; any other failure throws.
+     */
+    List<GpuInstanceProfile> gpuInstanceProfiles(int index);
+
+    /**
+     * Turns MIG mode on or off ({@code nvmlDeviceSetMigMode}). The change may only be pending until the
+     * GPU is reset: read {@link #migMode} afterwards.
+     *
+     * @throws NvmlException from the call, or with the activation status NVML reported for the change
+     */
+    void setMigMode(int index, boolean enabled);
+
+    /**
+     * Creates a GPU instance of the profile NVML calls {@code profileId} ({@link GpuInstanceProfile#id()})
+     * at exactly {@code placement} ({@code nvmlDeviceCreateGpuInstanceWithPlacement}); never another
+     * placement.
+     *
+     * @return the new GPU instance's id
+     */
+    int createGpuInstance(int index, int profileId, InstancePlacement placement);
+
+    /**
+     * Creates a compute instance of profile {@code computeProfile} (an
+     * {@code NVML_COMPUTE_INSTANCE_PROFILE_*} constant, {@link GpuInstanceProfile#computeProfileFor};
+     * shared engines) inside GPU instance {@code gpuInstanceId}
+     * ({@code nvmlGpuInstanceGetComputeInstanceProfileInfo}, {@code nvmlGpuInstanceCreateComputeInstance}).
+     *
+     * @return the new compute instance's id
+     */
+    int createComputeInstance(int index, int gpuInstanceId, int computeProfile);
+
+    /** Destroys one compute instance ({@code nvmlComputeInstanceDestroy}); NOT_FOUND when it is gone. */
+    void destroyComputeInstance(int index, int gpuInstanceId, int computeInstanceId);
+
+    /** Destroys one GPU instance ({@code nvmlGpuInstanceDestroy}); IN_USE while it holds compute instances. */
+    void destroyGpuInstance(int index, int gpuInstanceId);
+
+    /** Every GPU instance on the GPU with its compute instances, by ascending id; empty without MIG. */
+    List<GpuInstance> gpuInstances(int index);
+
+    /** Every MIG device of the GPU (one per compute instance), in NVML's MIG index order; empty without MIG. */
+    List<MigDevice> migDevices(int index);
+
+    /**
+     * Compute plus graphics processes running on the GPU, or on its MIG devices when MIG is on
+     * ({@code nvmlDeviceGetComputeRunningProcesses_v3}, {@code ...GraphicsRunningProcesses_v3}).
+     */
+    int runningProcessCount(int index);
+
+    /**
+     * The closest common ancestor of two GPUs in the PCI/system topology
+     * ({@code nvmlDeviceGetTopologyCommonAncestor}): {@link #TOPOLOGY_INTERNAL} (same board),
+     * {@link #TOPOLOGY_SINGLE} (one PCIe switch), {@link #TOPOLOGY_MULTIPLE} (several switches),
+     * {@link #TOPOLOGY_HOSTBRIDGE}, {@link #TOPOLOGY_NODE} (same NUMA node / CPU), {@link #TOPOLOGY_SYSTEM}
+     * (across CPUs); other values are passed on as NVML gives them.
+     */
+    int topologyCommonAncestor(int index1, int index2);
+
+    /**
+     * The GPU's active NVLinks, by link number. Links NVML answers NOT_SUPPORTED or INVALID_ARGUMENT
+     * for (or a driver without NVLink) are absent; so are inactive links.
+     */
+    List<NvLink> nvLinks(int index);
 
     /**
      * Creates an event set and registers {@code nvmlEventTypeXidCriticalError} for each of the

@@ -74,6 +74,20 @@ final class FakeNvmlLibrary {
         Files.writeString(dir.resolve("numa_node"), node + "\n");
     }
 
+    /**
+     * The scenario lines that give the GPU at {@code index} these MIG profiles (its gpu line must say
+     * MIG 0 or 1), so the fake C library and {@link FakeNvml#setMigProfiles} describe the same GPU.
+     */
+    static List<String> migProfileLines(int index, List<GpuInstanceProfile> profiles) {
+        return profiles.stream().map(p -> {
+            StringBuilder line = new StringBuilder("migprofile " + index + " " + p.profile() + " " + p.id() + " "
+                    + p.sliceCount() + " " + p.instanceCount() + " " + p.multiprocessorCount() + " " + p.memoryMiB()
+                    + " " + (p.placements().isEmpty() ? 0 : p.placements().get(0).size()));
+            p.placements().forEach(pl -> line.append(' ').append(pl.start()));
+            return line.toString();
+        }).toList();
+    }
+
     NvmlConfig config() {
         return new NvmlConfig(library.toString(), sysfs);
     }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.vgpu.hamicore.FakeNvmlLibrary.A100;
@@ -41,7 +42,21 @@ class GpuCheckJavaTest {
                         + "\t4\tAmpere\tNvidia\t8.0",
                 "1\tGPU-bbbbbbbb-0000-0000-0000-000000000002\tTesla V100-PCIE-32GB\t32768\t0\t0\toff\t00000000:86:00.0"
                         + "\t1\tUnknown\tUnknown\tunknown",
-                "gpus: 2");
+                "gpus: 2",
+                "topology 0-1: common ancestor 40, nvlinks 0/0");
+    }
+
+    @Test
+    void printsMigProfilesInstancesAndDevicesAndTheLinksOfEveryPairWithoutChangingAnything() throws Exception {
+        FakeNvmlLibrary fake = FakeNvmlLibrary.install(dir, A100, V100,
+                "migprofile 0 0 19 1 7 14 4864 1 0 1 2 3 4 5 6", "migprofile 0 4 0 7 1 98 40192 8 0",
+                "topo 0 1 50", "nvlink 0 3 00000000:86:00.0 0");
+        List<String> out = run(fake.library).lines().toList();
+        assertThat(out).contains(
+                "mig 0: 1g.5gb (id 19): 7 instances, 4864 MiB, 14 SMs, placements 0+1,1+1,2+1,3+1,4+1,5+1,6+1",
+                "mig 0: 7g.40gb (id 0): 1 instances, 40192 MiB, 98 SMs, placements 0+8",
+                "topology 0-1: common ancestor 50, nvlinks 1/0");
+        assertThat(out).noneMatch(l -> l.contains("instance ") || l.contains("device MIG-"));
     }
 
     @Test

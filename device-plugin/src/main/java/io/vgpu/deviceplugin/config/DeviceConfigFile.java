@@ -3,12 +3,15 @@ package io.vgpu.deviceplugin.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.vgpu.deviceplugin.core.MigAllowlist;
 import io.vgpu.deviceplugin.core.NvidiaSettings;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * HAMi's device config ({@code /device-config.yaml}, ConfigMap {@code <scheduler>-device}, shared with
@@ -73,6 +76,57 @@ public final class DeviceConfigFile {
                 orElse(nvidia.textOrNumber("libCudaLogLevel"), d.libCudaLogLevel()),
                 orElse(nvidia.bool("enableNumaTopology"), d.enableNumaTopology()),
                 orElse(nvidia.bool("disableCoreLimit"), d.disableCoreLimit()));
+    }
+
+    /**
+     * The {@code nvidia.migProfileAllowlist} of the file ({@code [{models:[…], profiles:[…]}]}); empty
+     * when the file or the key is missing.
+     *
+     * @throws ConfigurationException when the list is malformed (HAMi's scheduler refuses such a file too)
+     */
+    public static MigAllowlist readMigAllowlist(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException absent) {
+            return MigAllowlist.EMPTY;
+        } catch (IOException e) {
+            throw new ConfigurationException("cannot read the device config " + file + ": " + e.getMessage(), e);
+        }
+        return parseMigAllowlist(text, file.toString());
+    }
+
+    /** {@link #readMigAllowlist} of YAML (or JSON) text; {@code where} names it in errors. */
+    public static MigAllowlist parseMigAllowlist(String text, String where) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new ConfigurationException(where + " is not valid YAML: " + e.getOriginalMessage(), e);
+        }
+        JsonFields nvidia = root == null || !root.isObject() ? null : new JsonFields(root, where).object("nvidia");
+        JsonNode list = nvidia == null ? null : nvidia.get("migProfileAllowlist");
+        if (list == null) {
+            return MigAllowlist.EMPTY;
+        }
+        if (!list.isArray()) {
+            throw new ConfigurationException(where + " nvidia.migProfileAllowlist must be a list, got " + list);
+        }
+        List<MigAllowlist.Entry> entries = new ArrayList<>();
+        int i = 0;
+        for (JsonNode e : list) {
+            if (!e.isObject()) {
+                throw new ConfigurationException(where + " nvidia.migProfileAllowlist[" + i + "] must be an object");
+            }
+            JsonFields entry = new JsonFields(e, where + " nvidia.migProfileAllowlist[" + i + "]");
+            entries.add(new MigAllowlist.Entry(entry.texts("models"), entry.texts("profiles")));
+            i++;
+        }
+        MigAllowlist allowlist = new MigAllowlist(entries);
+        allowlist.problem().ifPresent(p -> {
+            throw new ConfigurationException(where + " nvidia." + p);
+        });
+        return allowlist;
     }
 
     private static <T> T orElse(T value, T fallback) {

@@ -105,6 +105,7 @@ public record DevicePluginConfig(String nodeName, Path kubeletDir, Path kubeletS
     public static DevicePluginConfig fromEnv(Map<String, String> env) {
         EnvReader r = new EnvReader(env);
         r.alsoKnown(HAMICORE_LIB_KEY);
+        NodeFeatures.KEYS.forEach(r::alsoKnown);
         String node = r.required("VGPU_NODE_NAME", "NODE_NAME");
         Path kubeletDir = r.path("VGPU_KUBELET_DIR", null, DEFAULT_KUBELET_DIR);
         Path kubeletSocket = kubeletDir.resolve(r.text("VGPU_KUBELET_SOCKET", null, "kubelet.sock"));

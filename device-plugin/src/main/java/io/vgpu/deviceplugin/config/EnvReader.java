@@ -124,6 +124,17 @@ final class EnvReader {
     }
 
     /**
+     * Fails when any value read was bad (unknown keys are left to the reader that knows them all).
+     *
+     * @throws ConfigurationException listing every problem
+     */
+    void validateValues() {
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("invalid device-plugin configuration: " + String.join("; ", problems));
+        }
+    }
+
+    /**
      * Fails when any value was bad or any {@code VGPU_*} variable is not a known key.
      *
      * @throws ConfigurationException listing every problem

@@ -1,6 +1,7 @@
 package io.vgpu.deviceplugin.core;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one {@code Allocate} must do once the pod is known ({@link AllocatePlanner}). In both cases the
@@ -19,14 +20,17 @@ public sealed interface AllocatePlan permits AllocatePlan.Serve, AllocatePlan.Re
      * @param responses           one answer per kubelet container request, in order
      * @param remainingAnnotation the re-encoded to-allocate value with the served entries emptied
      * @param containerDirs       cache directories of the served containers
+     * @param takes               per request index, the annotated container it consumed (absent for
+     *                            MIG pass-through requests); dynamic MIG realises these
      */
-    record Serve(List<ContainerResponse> responses, String remainingAnnotation, List<String> containerDirs)
-            implements AllocatePlan {
+    record Serve(List<ContainerResponse> responses, String remainingAnnotation, List<String> containerDirs,
+                 Map<Integer, ContainerTake> takes) implements AllocatePlan {
 
-        /** Copies the lists. */
+        /** Copies the collections. */
         public Serve {
             responses = List.copyOf(responses);
             containerDirs = List.copyOf(containerDirs);
+            takes = Map.copyOf(takes);
         }
     }
 

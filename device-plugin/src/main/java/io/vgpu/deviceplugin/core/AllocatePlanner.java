@@ -3,7 +3,9 @@ package io.vgpu.deviceplugin.core;
 import io.vgpu.state.model.ContainerDevice;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -17,7 +19,9 @@ import java.util.function.Supplier;
  *  for each container request (in order):
  *     first ID contains "MIG" ─► pass-through: size rule, every ID known ─► runtime answer only
  *     otherwise ─► pop next entry ─► count = #IDs ─► [align to kubelet IDs] ─► runtime answer
- *                                                     + HAMi-core env/mounts (not in mig mode)
+ *                                                     + HAMi-core env/mounts (not in mig mode;
+ *                                                     there the MIG devices replace the answer later,
+ *                                                     see {@link #migResponse})
  *     any rule failing ──────────────────────────────────────────────────────────► Refuse
  *        │
  *  Serve(responses, re-encoded annotation)
@@ -58,6 +62,7 @@ public final class AllocatePlanner {
         List<List<ContainerDevice>> entries = decoded.value();
         List<ContainerResponse> responses = new ArrayList<>();
         List<String> dirs = new ArrayList<>();
+        Map<Integer, ContainerTake> takes = new HashMap<>();
         for (List<String> ids : requests) {
             Outcome<ContainerResponse> answer;
             if (!ids.isEmpty() && ids.get(0).contains("MIG")) {
@@ -68,6 +73,7 @@ public final class AllocatePlanner {
                     return new AllocatePlan.Refuse(popped.error(), dirs);
                 }
                 entries = popped.value().entriesAfter();
+                takes.put(responses.size(), popped.value().taken());
                 answer = vgpu(pod, popped.value().taken(), ids, files, inventory, dirs);
             }
             if (!answer.isOk()) {
@@ -75,7 +81,38 @@ public final class AllocatePlanner {
             }
             responses.add(answer.value());
         }
-        return new AllocatePlan.Serve(responses, AllocationEntries.encode(entries), dirs);
+        return new AllocatePlan.Serve(responses, AllocationEntries.encode(entries), dirs, takes);
+    }
+
+    /**
+     * A dynamic-MIG container's answer: its MIG devices by UUID to the runtime, nothing of HAMi-core
+     * (the instance itself isolates memory and compute).
+     */
+    public ContainerResponse migResponse(List<String> migUuids) {
+        return DeviceResponses.forDevices(migUuids, settings, DeviceInventory.empty(), uuids.get().toString()).build();
+    }
+
+    /**
+     * True when every request names MIG devices (static MIG strategies): such requests need no HAMi pod.
+     */
+    public static boolean onlyMigDevices(List<List<String>> requests) {
+        return !requests.isEmpty() && requests.stream().allMatch(ids -> !ids.isEmpty() && ids.get(0).contains("MIG"));
+    }
+
+    /**
+     * The pass-through answers for requests without a HAMi pod (static MIG devices that kube-scheduler
+     * placed itself): the same rules as the pass-through branch, nothing read or written on any pod.
+     */
+    public Outcome<List<ContainerResponse>> passThroughAll(List<List<String>> requests, DeviceInventory inventory) {
+        List<ContainerResponse> out = new ArrayList<>();
+        for (List<String> ids : requests) {
+            Outcome<ContainerResponse> answer = passThrough(ids, inventory);
+            if (!answer.isOk()) {
+                return Outcome.failed(answer.error());
+            }
+            out.add(answer.value());
+        }
+        return Outcome.ok(out);
     }
 
     /** Upstream static MIG devices: answered as they are; the annotation is not consumed. */

@@ -8,9 +8,9 @@ public sealed interface AllocateResult permits AllocateResult.Allocated, Allocat
     /**
      * Answer kubelet with these responses.
      *
-     * @param pod       the pod served
+     * @param pod       the pod served; null for static MIG devices answered without a HAMi pod
      * @param responses one per container request, in order
-     * @param finish    whether the pod's allocation completed (bind-phase, lock)
+     * @param finish    whether the pod's allocation completed (bind-phase, lock); null without a pod
      */
     record Allocated(PodRef pod, List<ContainerResponse> responses, FinishReport finish) implements AllocateResult {
 

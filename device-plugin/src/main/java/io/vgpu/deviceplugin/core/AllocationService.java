@@ -2,6 +2,7 @@ package io.vgpu.deviceplugin.core;
 
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.core.port.HostFiles;
+import io.vgpu.deviceplugin.core.port.MigPartitioner;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ContainerDevice;
 
@@ -26,6 +27,8 @@ import java.util.function.Supplier;
  *                                  trySucceed(pod) ─► Allocated
  * </pre>
  *
+ * <p>In dynamic-MIG mode the served containers get MIG instances instead ({@link MigAllocateStep}).
+ *
  * <p>Allocations run one at a time (HAMi holds a process-wide mutex): the pending-pod protocol is
  * node-global. Stages never fail: unexpected errors become {@link AllocateResult.Rejected}.
  * Thread-safe.
@@ -40,6 +43,8 @@ public final class AllocationService {
     private final PendingPodFinder finder;
     private final AllocationFinisher finisher;
     private final NodeLockReleaser releaser;
+    private final MigAllocateStep mig;
+    private final boolean hamiPods;
     private final Object queueLock = new Object();
     private CompletionStage<?> queueTail = CompletableFuture.completedFuture(null);
 
@@ -49,6 +54,17 @@ public final class AllocationService {
      */
     public AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
                              Supplier<DeviceInventory> inventory, NodeLockReleaser releaser) {
+        this(node, cluster, host, planner, inventory, releaser, null);
+    }
+
+    /**
+     * @param node      this node's name
+     * @param inventory the devices currently served (read once per call)
+     * @param mig       the MIG hardware in dynamic-MIG mode (the served containers get MIG instances
+     *                  instead of HAMi-core); null in every other mode
+     */
+    public AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                             Supplier<DeviceInventory> inventory, NodeLockReleaser releaser, MigPartitioner mig) {
         this.node = Objects.requireNonNull(node, "node");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.host = Objects.requireNonNull(host, "host");
@@ -57,6 +73,32 @@ public final class AllocationService {
         this.finder = new PendingPodFinder(cluster);
         this.finisher = new AllocationFinisher(cluster, releaser, node);
         this.releaser = releaser;
+        this.mig = mig == null ? null : new MigAllocateStep(cluster, planner, mig, finisher);
+        this.hamiPods = true;
+    }
+
+    private AllocationService(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                              Supplier<DeviceInventory> inventory, NodeLockReleaser releaser, boolean hamiPods) {
+        this.node = Objects.requireNonNull(node, "node");
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.host = Objects.requireNonNull(host, "host");
+        this.planner = Objects.requireNonNull(planner, "planner");
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.finder = new PendingPodFinder(cluster);
+        this.finisher = new AllocationFinisher(cluster, releaser, node);
+        this.releaser = releaser;
+        this.mig = null;
+        this.hamiPods = hamiPods;
+    }
+
+    /**
+     * The service of a resource HAMi does not schedule ({@code nvidia.com/mig-<profile>} of the
+     * {@code mixed} static MIG strategy): every request is answered through the pass-through branch,
+     * no pod is looked up or written, preferred allocation steers nothing.
+     */
+    public static AllocationService passThroughOnly(String node, ClusterAccess cluster, HostFiles host, AllocatePlanner planner,
+                                                    Supplier<DeviceInventory> inventory, NodeLockReleaser releaser) {
+        return new AllocationService(node, cluster, host, planner, inventory, releaser, false);
     }
 
     /**
@@ -81,6 +123,9 @@ public final class AllocationService {
      * or decode problem just means no steering. Never fails.
      */
     public CompletionStage<List<List<String>>> preferred(List<PreferredRequest> requests) {
+        if (!hamiPods) {
+            return CompletableFuture.completedFuture(List.of());
+        }
         return finder.find(node).thenApply(lookup -> {
             Outcome<List<List<ContainerDevice>>> annotated = lookup instanceof PodLookup.Found found
                     ? AllocationEntries.decode(found.pod().annotations())
@@ -90,15 +135,26 @@ public final class AllocationService {
     }
 
     private CompletionStage<AllocateResult> allocateNow(List<List<String>> requests) {
+        if (!hamiPods) {
+            return CompletableFuture.completedFuture(withoutPod(requests));
+        }
         return finder.find(node).thenCompose(lookup -> {
             if (lookup instanceof PodLookup.Missing missing) {
-                return noPod(missing);
+                // static MIG devices that kube-scheduler placed without HAMi: answered as they are
+                return AllocatePlanner.onlyMigDevices(requests) && missing.danglingOwner() == null
+                        ? CompletableFuture.completedFuture(withoutPod(requests)) : noPod(missing);
             }
             PodView pod = ((PodLookup.Found) lookup).pod();
             return Stages.fold(Stages.call(() -> host.inspect(planner.settings().hookPaths())),
                     files -> execute(pod, planner.plan(pod, requests, files, inventory.get())),
                     error -> execute(pod, planner.plan(pod, requests, HookFiles.none(), inventory.get())));
         });
+    }
+
+    private AllocateResult withoutPod(List<List<String>> requests) {
+        Outcome<List<ContainerResponse>> answers = planner.passThroughAll(requests, inventory.get());
+        return answers.isOk() ? new AllocateResult.Allocated(null, answers.value(), null)
+                : new AllocateResult.Rejected(null, answers.error(), null);
     }
 
     /**
@@ -122,6 +178,9 @@ public final class AllocationService {
                     ignoredError -> reject(ref, refuse.message()));
         }
         AllocatePlan.Serve serve = (AllocatePlan.Serve) plan;
+        if (mig != null && !serve.takes().isEmpty()) {
+            return mig.serve(pod, serve);
+        }
         return Stages.fold(prepare(serve.containerDirs()),
                 ok -> writeBack(ref, serve),
                 error -> reject(ref, "cannot prepare the HAMi-core cache directories: " + error));

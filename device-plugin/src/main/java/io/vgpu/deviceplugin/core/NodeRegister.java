@@ -21,7 +21,9 @@ import java.util.Map;
  *   <li>{@code type} = the NVML name, prefixed {@code NVIDIA-} unless it starts with {@code NVIDIA};</li>
  *   <li>a GPU without memory information registers {@code preConfiguredMemory} MiB, or is skipped
  *       when that is 0;</li>
- *   <li>{@code health} = the current health (kubelet's string equals {@code healthy} ignoring case).</li>
+ *   <li>{@code health} = the current health (kubelet's string equals {@code healthy} ignoring case);</li>
+ *   <li>in {@code mig} mode a GPU carries the {@code migProfiles} it offers and {@code count} = the largest
+ *       instance count among them; a GPU that offers none is left out.</li>
  * </ul>
  */
 public final class NodeRegister {
@@ -35,12 +37,29 @@ public final class NodeRegister {
      * @param settings the register knobs
      */
     public static Result build(List<GpuFacts> scan, Map<String, Boolean> health, RegisterSettings settings) {
+        return build(scan, health, settings, Map.of());
+    }
+
+    /**
+     * @param scan     the GPUs found
+     * @param health   current health per UUID (missing = the scan's own health)
+     * @param settings the register knobs
+     * @param offers   in {@code mig} mode, what each GPU offers (missing = nothing)
+     */
+    public static Result build(List<GpuFacts> scan, Map<String, Boolean> health, RegisterSettings settings,
+                               Map<String, MigCapability> offers) {
         List<GpuFacts> ordered = new ArrayList<>(scan);
         ordered.sort(Comparator.comparingInt(GpuFacts::index).thenComparing(GpuFacts::uuid));
         List<GpuDevice> devices = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        List<String> withoutMig = new ArrayList<>();
         boolean mig = AllocateSettings.MODE_MIG.equals(settings.operatingMode());
         for (GpuFacts gpu : ordered) {
+            MigCapability offer = offers.getOrDefault(gpu.uuid(), MigCapability.NONE);
+            if (mig && !offer.offersAny()) {
+                withoutMig.add(gpu.uuid());
+                continue;
+            }
             int mib;
             if (gpu.memoryTotalBytes().isPresent()) {
                 mib = RegisteredCapacity.mib(gpu.memoryTotalBytes().getAsLong());
@@ -52,11 +71,12 @@ public final class NodeRegister {
             }
             int devmem = mig ? mib : RegisteredCapacity.scaledMib(mib, settings.memoryScaling());
             boolean healthy = health.getOrDefault(gpu.uuid(), gpu.healthy());
-            devices.add(new GpuDevice(gpu.uuid(), gpu.index(), settings.splitCount(), devmem,
+            devices.add(new GpuDevice(gpu.uuid(), gpu.index(), mig ? offer.count() : settings.splitCount(), devmem,
                     mig ? 100 : devcore(settings.coreScaling()), registeredType(gpu.name()),
-                    gpu.numa().orElse(0) < 0 ? 0 : gpu.numa().orElse(0), settings.operatingMode(), List.of(), healthy));
+                    gpu.numa().orElse(0) < 0 ? 0 : gpu.numa().orElse(0), settings.operatingMode(),
+                    mig ? offer.profiles() : List.of(), healthy));
         }
-        return new Result(devices, skipped);
+        return new Result(devices, skipped, withoutMig);
     }
 
     /** {@code int32(deviceCoreScaling * 100)}: IEEE-754 double product, truncated toward zero. */
@@ -77,15 +97,17 @@ public final class NodeRegister {
     /**
      * One scan's registration.
      *
-     * @param devices the devices to register, stable order
-     * @param skipped UUIDs left out (no memory information and no pre-configured memory)
+     * @param devices    the devices to register, stable order
+     * @param skipped    UUIDs left out (no memory information and no pre-configured memory)
+     * @param withoutMig UUIDs left out in {@code mig} mode because they offer no allowed MIG profile
      */
-    public record Result(List<GpuDevice> devices, List<String> skipped) {
+    public record Result(List<GpuDevice> devices, List<String> skipped, List<String> withoutMig) {
 
         /** Copies the lists. */
         public Result {
             devices = List.copyOf(devices);
             skipped = List.copyOf(skipped);
+            withoutMig = List.copyOf(withoutMig);
         }
     }
 }

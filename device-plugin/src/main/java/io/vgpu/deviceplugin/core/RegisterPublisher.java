@@ -5,6 +5,7 @@ import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.GpuDevice;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Writes {@code hami.io/node-nvidia-register} only when it changed (spec §3.1, pain point 7):
+ * Writes {@code hami.io/node-nvidia-register} (and, with topology scores on, {@code hami.io/node-nvidia-score}
+ * in the same patch) only when it changed (spec §3.1, §3.4, pain point 7):
  *
  * <pre>
  *  encode ─ equals the last value written ───────────────────────► UNCHANGED (no API call)
@@ -29,7 +31,7 @@ public final class RegisterPublisher {
 
     private final ClusterAccess cluster;
     private final String node;
-    private volatile String lastWritten;
+    private volatile Map<String, String> lastWritten;
 
     /** A publisher for node {@code node}; nothing is remembered yet. */
     public RegisterPublisher(ClusterAccess cluster, String node) {
@@ -39,8 +41,21 @@ public final class RegisterPublisher {
 
     /** Publishes {@code devices} (already in their stable order). */
     public CompletionStage<Result> publish(List<GpuDevice> devices) {
+        return publish(devices, "");
+    }
+
+    /**
+     * Publishes {@code devices} and, when {@code pairScores} is not empty, the pair-score annotation
+     * with them; unchanged means both values are already there.
+     */
+    public CompletionStage<Result> publish(List<GpuDevice> devices, String pairScores) {
         String encoded = NodeRegisterCodec.encode(devices);
-        if (encoded.equals(lastWritten)) {
+        Map<String, String> wanted = new LinkedHashMap<>();
+        wanted.put(HamiAnnotations.NODE_NVIDIA_REGISTER, encoded);
+        if (!pairScores.isEmpty()) {
+            wanted.put(HamiAnnotations.NODE_NVIDIA_SCORE, pairScores);
+        }
+        if (wanted.equals(lastWritten)) {
             return CompletableFuture.completedFuture(new Result(Outcome.UNCHANGED, encoded, ""));
         }
         return Stages.fold(Stages.call(() -> cluster.node(node)),
@@ -48,19 +63,20 @@ public final class RegisterPublisher {
                     if (found.isEmpty()) {
                         return failed(encoded, PendingPodRules.nodeNotFound(node));
                     }
-                    if (encoded.equals(found.get().annotations().get(HamiAnnotations.NODE_NVIDIA_REGISTER))) {
-                        lastWritten = encoded;
+                    Map<String, String> current = found.get().annotations();
+                    if (wanted.entrySet().stream().allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
+                        lastWritten = wanted;
                         return CompletableFuture.completedFuture(new Result(Outcome.UNCHANGED, encoded, ""));
                     }
-                    return write(encoded);
+                    return write(wanted, encoded);
                 },
                 error -> failed(encoded, error));
     }
 
-    private CompletionStage<Result> write(String encoded) {
-        return Stages.fold(Stages.call(() -> cluster.patchNodeAnnotations(node, Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER, encoded))),
+    private CompletionStage<Result> write(Map<String, String> wanted, String encoded) {
+        return Stages.fold(Stages.call(() -> cluster.patchNodeAnnotations(node, wanted)),
                 ok -> {
-                    lastWritten = encoded;
+                    lastWritten = wanted;
                     return CompletableFuture.completedFuture(new Result(Outcome.WRITTEN, encoded, ""));
                 },
                 error -> failed(encoded, error));

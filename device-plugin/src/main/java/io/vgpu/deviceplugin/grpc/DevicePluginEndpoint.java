@@ -81,7 +81,8 @@ public final class DevicePluginEndpoint extends DevicePluginGrpcService {
         List<List<String>> ids = ProtoMapping.requests(request);
         return Future.fromCompletionStage(allocations.allocate(ids), Vertx.currentContext()).compose(result -> {
             if (result instanceof AllocateResult.Allocated ok) {
-                LOG.info("allocated {} for pod {}{}", ids, ok.pod(), describe(ok.finish()));
+                LOG.info("allocated {} for pod {}{}", ids, ok.pod() == null ? "<none: MIG devices as they are>" : ok.pod(),
+                        describe(ok.finish()));
                 return Future.succeededFuture(ProtoMapping.allocateResponse(ok.responses()));
             }
             AllocateResult.Rejected rejected = (AllocateResult.Rejected) result;

@@ -31,7 +31,8 @@ final class PodViews {
                 spec == null ? "" : spec.getNodeName(),
                 nonNullValues(meta.getAnnotations()),
                 spec == null ? List.of() : containers(spec.getInitContainers()),
-                spec == null ? List.of() : containers(spec.getContainers()));
+                spec == null ? List.of() : containers(spec.getContainers()),
+                meta.getResourceVersion(), meta.getDeletionTimestamp() != null);
     }
 
     /** The monitor's view; missing metadata reads as empty (an API server always sets uid, namespace and name). */

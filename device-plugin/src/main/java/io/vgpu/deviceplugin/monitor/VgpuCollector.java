@@ -24,7 +24,8 @@ import io.vgpu.deviceplugin.core.monitor.ClaimMetrics;
 import io.vgpu.deviceplugin.core.monitor.Collected;
 import io.vgpu.deviceplugin.core.monitor.ContainerMetrics;
 import io.vgpu.deviceplugin.core.monitor.HamiMetrics;
-import io.vgpu.deviceplugin.core.monitor.MigAllocation;
+import io.vgpu.state.codec.MigAllocationsCodec;
+import io.vgpu.state.model.MigAllocation;
 import io.vgpu.deviceplugin.core.monitor.MigMetrics;
 import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
 import io.vgpu.deviceplugin.core.monitor.PodDirectory;
@@ -184,7 +185,7 @@ public final class VgpuCollector implements MultiCollector {
         Collected out = Collected.NONE;
         for (MonitoredPod pod : assigned) {
             Decoded<List<MigAllocation>> allocations =
-                    MigAllocationsJson.decode(pod.annotations().get(HamiAnnotations.MIG_ALLOCATIONS));
+                    MigAllocationsCodec.decode(pod.annotations().get(HamiAnnotations.MIG_ALLOCATIONS));
             if (!allocations.isOk()) {
                 out = out.plus(Collected.problem("failed to decode MIG allocations for pod " + pod.namespace() + "/"
                         + pod.name() + ": " + allocations.error()));

@@ -4,14 +4,17 @@ import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.MigPlacement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,10 +40,36 @@ class NodeRegisterTest {
     @CsvSource({"15360, 1.5, hami-core, 23040", "15109, 1.1, hami-core, 16619", "15360, 0.5, hami-core, 7680",
             "40960, 2.0, mig, 40960"})
     void memoryScalingTruncatesAndIsOffInMigMode(long mib, double scaling, String mode, int devmem) {
-        GpuDevice d = NodeRegister.build(List.of(gpu("GPU-a", 0, mib, 0)), Map.of(), new RegisterSettings(4, scaling, 1, mode, 0))
-                .devices().get(0);
+        MigCapability offer = MigCapability.of(List.of(new NvmlMigProfile("7g.40gb", 0, 7, 1, 98, 40192,
+                List.of(new MigPlacement(0, 8)))), Set.of("7g.40gb"));
+        GpuDevice d = NodeRegister.build(List.of(gpu("GPU-a", 0, mib, 0)), Map.of(), new RegisterSettings(4, scaling, 1, mode, 0),
+                        Map.of("GPU-a", offer)).devices().get(0);
         assertThat(d.devmem()).isEqualTo(devmem);
         assertThat(d.devcore()).isEqualTo(100);
+    }
+
+    @Test
+    void inMigModeAGpuCarriesItsOffersAndTheLargestInstanceCountAndOneWithoutOffersIsLeftOut() {
+        List<NvmlMigProfile> a100 = List.of(
+                new NvmlMigProfile("1g.5gb", 19, 1, 7, 14, 4864, List.of(new MigPlacement(6, 1), new MigPlacement(5, 1))),
+                new NvmlMigProfile("2g.10gb", 14, 2, 3, 28, 9984, List.of(new MigPlacement(0, 2))),
+                new NvmlMigProfile("7g.40gb", 0, 7, 1, 98, 40192, List.of(new MigPlacement(0, 8))));
+        MigCapability offer = MigCapability.of(a100, new LinkedHashSet<>(List.of("2g.10gb", "1g.5gb", "4g.20gb")));
+        GpuFacts gpu = new GpuFacts("GPU-a", 0, "NVIDIA A100-SXM4-40GB", OptionalLong.of(40960L << 20), OptionalInt.of(0), true);
+        GpuFacts other = new GpuFacts("GPU-b", 1, "Tesla T4", OptionalLong.of(15360L << 20), OptionalInt.of(0), true);
+
+        NodeRegister.Result result = NodeRegister.build(List.of(gpu, other), Map.of(), new RegisterSettings(10, 1.5, 1, "mig", 0),
+                Map.of("GPU-a", offer));
+
+        // count 7 (1g.5gb's instance count), devmem unscaled, devcore 100; the profiles in allowlist order,
+        // core = ceil(100 * SMs / 98): 2g 28 SMs -> 29, 1g 14 SMs -> 15; 4g.20gb is allowed but not reported
+        assertThat(NodeRegisterCodec.encode(result.devices())).isEqualTo("[{\"id\":\"GPU-a\",\"count\":7,\"devmem\":40960,"
+                + "\"devcore\":100,\"type\":\"NVIDIA A100-SXM4-40GB\",\"mode\":\"mig\",\"migProfiles\":["
+                + "{\"name\":\"2g.10gb\",\"memoryMB\":9984,\"core\":29,\"sliceCount\":2,\"placements\":[{\"start\":0,\"size\":2}]},"
+                + "{\"name\":\"1g.5gb\",\"memoryMB\":4864,\"core\":15,\"sliceCount\":1,\"placements\":[{\"start\":6,\"size\":1},"
+                + "{\"start\":5,\"size\":1}]}],\"health\":true}]");
+        assertThat(result.withoutMig()).containsExactly("GPU-b");
+        assertThat(offer.profile("1g.5gb")).map(NvmlMigProfile::nvmlId).contains(19);
     }
 
     @Test

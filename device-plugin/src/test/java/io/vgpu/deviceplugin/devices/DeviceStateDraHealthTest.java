@@ -34,10 +34,10 @@ class DeviceStateDraHealthTest {
     void aGpusOwnXidTaintsNoExecuteOtherFailuresNoSchedule() {
         List<GpuFacts> scan = List.of(gpu("GPU-a", 0), gpu("GPU-b", 1), gpu("GPU-c", 2));
         DeviceState state = DeviceState.of(scan, DeviceFilter.none());
-        state.markFatalXid("GPU-a", 79);
-        state.markFatalXid("GPU-a", 48); // the first XID is the one reported
+        state.markFatalXid("GPU-a", 79, HealthCause.sticky("XID 79"));
+        state.markFatalXid("GPU-a", 48, HealthCause.sticky("XID 48")); // the first XID is the one reported
         state.markUnhealthy("GPU-b");    // e.g. its event registration failed
-        state.markFatalXid("GPU-unknown", 79);
+        state.markFatalXid("GPU-unknown", 79, HealthCause.sticky("XID 79"));
 
         assertThat(state.sliceHealth()).containsExactly(Map.entry("GPU-a", GpuHealth.fatalXid(79)),
                 Map.entry("GPU-b", GpuHealth.UNHEALTHY), Map.entry("GPU-c", GpuHealth.HEALTHY));
@@ -48,5 +48,19 @@ class DeviceStateDraHealthTest {
                 List.of(new DeviceTaint("gpu.vgpu.io/xid", "79", "NoExecute")),
                 List.of(new DeviceTaint("gpu.vgpu.io/unhealthy", "", "NoSchedule")),
                 List.of(new DeviceTaint("gpu.vgpu.io/cordoned", "", "NoSchedule")));
+    }
+
+    @Test
+    void aRecoveredXidLeavesNoTaint() {
+        List<GpuFacts> scan = List.of(gpu("GPU-a", 0));
+        DeviceState state = DeviceState.of(scan, DeviceFilter.none());
+        state.markFatalXid("GPU-a", 31, new HealthCause("XID 31", true));
+        assertThat(state.sliceHealth()).containsExactly(Map.entry("GPU-a", GpuHealth.fatalXid(31)));
+
+        assertThat(state.recover("GPU-a", state.recoverable().get("GPU-a"))).isTrue();
+        assertThat(state.sliceHealth()).containsExactly(Map.entry("GPU-a", GpuHealth.HEALTHY));
+        state.markUnhealthy("GPU-a", new HealthCause("NVML", true));
+        assertThat(state.sliceHealth()).as("a later mark of another kind is not the old XID")
+                .containsExactly(Map.entry("GPU-a", GpuHealth.UNHEALTHY));
     }
 }

@@ -25,9 +25,11 @@ public final class FakeCluster implements ClusterAccess {
     private final Map<String, Map<String, String>> nodes = new HashMap<>();
     private final Map<String, Long> versions = new HashMap<>();
     private final Map<String, PodView> pods = new LinkedHashMap<>();
+    private final Map<String, Long> podVersions = new HashMap<>();
     private final Map<String, String> failPodPatchesOf = new HashMap<>();
     private final List<Map<String, String>> podPatches = new ArrayList<>();
     private final List<String> lockRemovals = new ArrayList<>();
+    private final List<String> events = new ArrayList<>();
     private String nodeReadError;
     private int conflictsToInject;
 
@@ -38,10 +40,23 @@ public final class FakeCluster implements ClusterAccess {
         return this;
     }
 
-    /** Adds (or replaces) a pod; list order is insertion order. */
+    /** Adds (or replaces) a pod; list order is insertion order. Reads carry its resourceVersion. */
     public synchronized FakeCluster pod(PodView pod) {
-        pods.put(pod.namespace() + "/" + pod.name(), pod);
+        String key = pod.namespace() + "/" + pod.name();
+        long version = podVersions.merge(key, 1L, Long::sum);
+        pods.put(key, versioned(pod, version));
         return this;
+    }
+
+    /** Removes a pod (as when it is deleted). */
+    public synchronized FakeCluster deletePod(String namespace, String name) {
+        pods.remove(namespace + "/" + name);
+        return this;
+    }
+
+    private static PodView versioned(PodView pod, long version) {
+        return new PodView(pod.namespace(), pod.name(), pod.uid(), pod.phase(), pod.nodeName(), pod.annotations(),
+                pod.initContainers(), pod.containers(), Long.toString(version), pod.terminating());
     }
 
     /** Every GET node fails with {@code message}. */
@@ -65,6 +80,11 @@ public final class FakeCluster implements ClusterAccess {
     /** Successful pod annotation patches, in call order. */
     public synchronized List<Map<String, String>> podPatches() {
         return List.copyOf(podPatches);
+    }
+
+    /** Node events, as {@code node type reason: message}, in call order. */
+    public synchronized List<String> events() {
+        return List.copyOf(events);
     }
 
     /** Nodes whose lock was removed, in call order. */
@@ -115,10 +135,21 @@ public final class FakeCluster implements ClusterAccess {
         }
         Map<String, String> merged = new HashMap<>(pod.annotations());
         merged.putAll(annotations);
-        pods.put(namespace + "/" + name, new PodView(pod.namespace(), pod.name(), pod.uid(), pod.phase(), pod.nodeName(),
-                merged, pod.initContainers(), pod.containers()));
+        long version = podVersions.merge(namespace + "/" + name, 1L, Long::sum);
+        pods.put(namespace + "/" + name, versioned(pod.withAnnotations(merged), version));
         podPatches.add(Map.copyOf(annotations));
         return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public synchronized CompletionStage<Void> patchPodAnnotations(String namespace, String name,
+                                                                  Map<String, String> annotations, String resourceVersion) {
+        PodView pod = pods.get(namespace + "/" + name);
+        if (pod != null && !pod.resourceVersion().equals(resourceVersion)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("Operation cannot be fulfilled on pods \""
+                    + name + "\": the object has been modified; please apply your changes to the latest version"));
+        }
+        return patchPodAnnotations(namespace, name, annotations);
     }
 
     @Override
@@ -147,6 +178,12 @@ public final class FakeCluster implements ClusterAccess {
         }
         current.putAll(annotations);
         versions.merge(node, 1L, Long::sum);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public synchronized CompletionStage<Void> recordNodeEvent(String node, String type, String reason, String message) {
+        events.add(node + " " + type + " " + reason + ": " + message);
         return CompletableFuture.completedFuture(null);
     }
 }

@@ -5,27 +5,38 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.MigAllocationsCodec;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.MigAllocation;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.QuotaLimit;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * HAMi's scheduler gauges (spec §13) computed on every scrape from the shared state's local snapshot,
  * each with HAMi's constant label {@code zone="vGPU"}. In a multi-replica install every replica
  * exports only the nodes (and namespaces) whose key it owns, so each series exists exactly once across
  * the cluster and a dashboard can sum without double counting.
+ *
+ * <p>{@code hami_node_gpu_mig_instance_info} (one series of value 1 per realised dynamic-MIG instance: a
+ * {@code hami.io/vgpu-mig-allocations} entry that the device plugin completed with its MIG UUID and
+ * instance ids) comes from the pod informer's cache, for live pods on owned nodes, so it too exists once.
  *
  * <p>Runs on the scraping thread; reads local snapshots only (no network). Thread-safe.
  */
@@ -36,14 +47,23 @@ public final class HamiSchedulerCollector implements MultiCollector {
 
     private final ClusterState state;
     private final QuotaBook quotas;
+    private final Supplier<Collection<ObservedPod>> pods;
 
     /**
      * @param state  the shared cluster state (its local snapshot)
      * @param quotas the namespace quota book
      */
     public HamiSchedulerCollector(ClusterState state, QuotaBook quotas) {
+        this(state, quotas, List::of);
+    }
+
+    /**
+     * @param pods the pod informer's cache (MIG instances are read from its annotations)
+     */
+    public HamiSchedulerCollector(ClusterState state, QuotaBook quotas, Supplier<Collection<ObservedPod>> pods) {
         this.state = state;
         this.quotas = quotas;
+        this.pods = pods;
     }
 
     @Override
@@ -61,6 +81,7 @@ public final class HamiSchedulerCollector implements MultiCollector {
                 ns.charges().forEach((uid, charge) -> pod(families, node.name(), charge));
             }
         }
+        migInstances(families);
         quotas.entries().forEach((namespace, byResource) -> {
             if (state.ownsNode(namespace)) {
                 byResource.forEach((resource, q) -> quota(families, namespace, resource, q));
@@ -103,6 +124,35 @@ public final class HamiSchedulerCollector implements MultiCollector {
             add(f, "hami_vgpu_core_allocated_ratio", "vGPU core allocated from a container", g.usedcores(),
                     "namespace", charge.podNamespace(), "node", node, "pod", charge.podName(), "container_index", "0",
                     "device_uuid", g.uuid());
+        }
+    }
+
+    /** One series per realised MIG instance of a live pod on a node this replica owns. */
+    private void migInstances(Map<String, Family> f) {
+        for (ObservedPod pod : pods.get()) {
+            String node = pod.boundNode();
+            String annotation = pod.spec().annotation(HamiAnnotations.MIG_ALLOCATIONS);
+            if (annotation == null || node.isEmpty() || pod.finished() || pod.terminating() || !state.ownsNode(node)) {
+                continue;
+            }
+            Decoded<List<MigAllocation>> allocations = MigAllocationsCodec.decode(annotation);
+            if (!allocations.isOk()) {
+                continue; // HAMi's informer ignores such a pod too
+            }
+            NodeView view = state.node(node);
+            for (MigAllocation a : allocations.value()) {
+                if (!a.realized()) {
+                    continue;
+                }
+                String index = view == null ? "" : view.devices().stream().filter(d -> d.id().equals(a.gpuUuid()))
+                        .findFirst().map(d -> Integer.toString(d.index())).orElse("");
+                add(f, "hami_node_gpu_mig_instance_info", "Realized MIG instance identity and scheduler placement", 1,
+                        "node", node, "device_uuid", a.gpuUuid(), "device_index", index, "mig_uuid", a.migUuid(),
+                        "profile", a.profile(), "gpu_instance_id", Long.toString(a.gpuInstanceId().getAsLong()),
+                        "compute_instance_id", Long.toString(a.computeInstanceId().getAsLong()),
+                        "placement_start", Integer.toString(a.placementStart()),
+                        "placement_size", Integer.toString(a.placementSize()));
+            }
         }
     }
 

@@ -2,11 +2,17 @@ package io.vgpu.gateway.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.MigAllocationsCodec;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.MigAllocation;
+import io.vgpu.state.model.MigPlacement;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
@@ -80,6 +86,61 @@ class HamiSchedulerCollectorTest {
 
         assertThat(all.node("node1")).isNotNull();
         assertThat(text).doesNotContain("hami_gpu_", "hami_vgpu_", "hami_node_gpu_", "hami_resource_quota_");
+    }
+
+    private static ObservedPod pod(String name, String node, String phase, boolean terminating, String migAllocations) {
+        return new ObservedPod(new PodSpec(name, "team", "uid-" + name, "hami-scheduler", node, null,
+                Map.of(HamiAnnotations.MIG_ALLOCATIONS, migAllocations), Map.of(), List.of(), List.of()), phase, terminating,
+                true, "1");
+    }
+
+    private static String scrapeWithPods(ClusterState state, List<ObservedPod> pods) {
+        GpuDevice card = new GpuDevice("GPU-a", 1, 7, 40960, 100, "NVIDIA A100", 0, "mig", List.of(), true);
+        state.registerNode(new NodeInventory("node1", List.of(card), Map.of(), Map.of()));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        registry.getPrometheusRegistry().register(new HamiSchedulerCollector(state,
+                new QuotaBook("nvidia.com/gpumem", "nvidia.com/gpucores", 1), () -> pods));
+        return registry.scrape();
+    }
+
+    @Test
+    void everyRealisedMigInstanceOfALivePodIsOneInfoSeries() {
+        MigAllocation realized = MigAllocation.reserved(0, 0, "GPU-a", "2g.10gb", new MigPlacement(2, 2))
+                .withRuntime("MIG-1", 4, 0);
+        MigAllocation pending = MigAllocation.reserved(1, 0, "GPU-a", "1g.5gb", new MigPlacement(6, 1));
+        String both = MigAllocationsCodec.encode(List.of(realized, pending));
+
+        String text = scrapeWithPods(new InMemoryClusterState(), List.of(
+                pod("running", "node1", "Running", false, both),
+                pod("done", "node1", "Succeeded", false, MigAllocationsCodec.encode(List.of(realized.withRuntime("MIG-2", 5, 0)))),
+                pod("deleting", "node1", "Running", true, MigAllocationsCodec.encode(List.of(realized.withRuntime("MIG-3", 6, 0)))),
+                pod("broken", "node1", "Running", false, "[{")));
+
+        assertThat(text).contains("hami_node_gpu_mig_instance_info{compute_instance_id=\"0\",device_index=\"1\","
+                + "device_uuid=\"GPU-a\",gpu_instance_id=\"4\",mig_uuid=\"MIG-1\",node=\"node1\",placement_size=\"2\","
+                + "placement_start=\"2\",profile=\"2g.10gb\",zone=\"vGPU\"} 1.0");
+        assertThat(text).doesNotContain("MIG-2", "MIG-3", "1g.5gb");
+    }
+
+    @Test
+    void migInstancesOfNodesAnotherReplicaOwnsAreLeftToIt() {
+        InMemoryClusterState all = new InMemoryClusterState();
+        ClusterState ownsNothing = (ClusterState) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("ownsNode")) {
+                        return false;
+                    }
+                    try {
+                        return method.invoke(all, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        String annotation = MigAllocationsCodec.encode(List.of(MigAllocation.reserved(0, 0, "GPU-a", "2g.10gb",
+                new MigPlacement(2, 2)).withRuntime("MIG-1", 4, 0)));
+
+        assertThat(scrapeWithPods(ownsNothing, List.of(pod("p", "node1", "Running", false, annotation))))
+                .doesNotContain("hami_node_gpu_mig_instance_info");
     }
 
     @Test

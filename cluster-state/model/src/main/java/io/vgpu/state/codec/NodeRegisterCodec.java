@@ -84,6 +84,15 @@ public final class NodeRegisterCodec {
     }
 
     /**
+     * Encodes {@code hami.io/node-nvidia-score} as the HAMi device plugin writes it:
+     * {@code [{"uuid":"GPU-a","score":{"GPU-b":60,…}},…]} in the map's order, each score map's keys sorted
+     * (Go's map encoding). {@link #decodePairScores} reads it back.
+     */
+    public static String encodePairScores(Map<String, Map<String, Integer>> scores) {
+        return RegisterJson.writePairScores(scores);
+    }
+
+    /**
      * Encodes devices exactly as the HAMi device plugin writes the register annotation (Go
      * {@code json.Marshal}, every field omitempty, order id, index, count, devmem, devcore, type, numa,
      * mode, migProfiles, health; Go's string escaping). An empty list encodes to {@code []}. A MIG

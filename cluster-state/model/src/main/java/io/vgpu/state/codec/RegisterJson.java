@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static io.vgpu.state.codec.GoJsonReader.INT32_MAX;
 import static io.vgpu.state.codec.GoJsonReader.INT32_MIN;
@@ -197,6 +198,32 @@ final class RegisterJson {
             }
         }
         return new MigPlacement(start, size);
+    }
+
+    /**
+     * Go {@code json.Marshal(ListDeviceScore)}: {@code [{"uuid":"…","score":{"…":n,…}},…]} in the given
+     * device order, each score map with its keys sorted (Go marshals maps that way).
+     */
+    static String writePairScores(Map<String, Map<String, Integer>> scores) {
+        StringBuilder out = new StringBuilder("[");
+        for (Map.Entry<String, Map<String, Integer>> device : scores.entrySet()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append("{\"uuid\":");
+            GoJsonText.appendString(out, device.getKey());
+            out.append(",\"score\":{");
+            boolean first = true;
+            for (Map.Entry<String, Integer> other : new TreeMap<>(device.getValue()).entrySet()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                GoJsonText.appendString(out, other.getKey()).append(':').append(other.getValue());
+            }
+            out.append("}}");
+        }
+        return out.append(']').toString();
     }
 
     /** Go {@code json.Marshal([]*DeviceInfo)} of the fields the plugin sets. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -200,5 +201,16 @@ class NodeRegisterCodecTest {
         assertThat(NodeRegisterCodec.decodePairScores("null").value()).isEmpty();
         assertThat(NodeRegisterCodec.decodePairScores("[null,{\"uuid\":\"GPU-0\",\"score\":null}]").value())
                 .isEqualTo(Map.of("GPU-0", Map.of()));
+    }
+
+    @Test
+    void pairScoresAreWrittenAsTheDevicePluginDoesAndReadBack() {
+        // conformance vector nr-015 (decode_pair_scores): the bytes HAMi's plugin writes for these scores
+        Map<String, Map<String, Integer>> scores = new LinkedHashMap<>();
+        scores.put("GPU-0", Map.of("GPU-3", 20, "GPU-1", 50, "GPU-2", 20));
+        String annotation = NodeRegisterCodec.encodePairScores(scores);
+        assertThat(annotation)
+                .isEqualTo("[{\"uuid\":\"GPU-0\",\"score\":{\"GPU-1\":50,\"GPU-2\":20,\"GPU-3\":20}}]");
+        assertThat(NodeRegisterCodec.decodePairScores(annotation).value()).isEqualTo(scores);
     }
 }

@@ -1,5 +1,7 @@
 package io.vgpu.deviceplugin.core.monitor;
 
+import io.vgpu.state.model.MigAllocation;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -34,6 +34,14 @@ public interface ClusterAccess {
     CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations);
 
     /**
+     * The same merge patch guarded by {@code resourceVersion}
+     * ({@code {"metadata":{"annotations":{...},"resourceVersion":"<rv>"}}}); fails with the API's
+     * conflict when the pod changed since that version.
+     */
+    CompletionStage<Void> patchPodAnnotations(String namespace, String name, Map<String, String> annotations,
+                                              String resourceVersion);
+
+    /**
      * Removes {@code hami.io/mutex.lock} with a merge patch guarded by {@code resourceVersion}
      * ({@code {"metadata":{"annotations":{"hami.io/mutex.lock":null},"resourceVersion":"<rv>"}}}); fails
      * with the API's conflict when the node changed since that version.
@@ -42,4 +50,14 @@ public interface ClusterAccess {
 
     /** JSON merge patch of node annotations (no resourceVersion: last writer wins, as HAMi does). */
     CompletionStage<Void> patchNodeAnnotations(String node, Map<String, String> annotations);
+
+    /**
+     * Creates a core/v1 Event about Node {@code node} (in namespace {@code default}, as events about
+     * cluster-scoped objects go), e.g. {@code Warning AsymmetricGPUP2PLink}.
+     *
+     * @param type    {@code Normal} or {@code Warning}
+     * @param reason  a CamelCase reason
+     * @param message for operators
+     */
+    CompletionStage<Void> recordNodeEvent(String node, String type, String reason, String message);
 }

@@ -2,7 +2,9 @@ package io.vgpu.gateway.core.filter;
 
 import io.vgpu.gateway.core.score.MigAssignment;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.MigAllocationsCodec;
 import io.vgpu.state.codec.PodDevicesCodec;
+import io.vgpu.state.model.MigAllocation;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,32 +43,8 @@ public final class FilterAnnotations {
 
     /** {@code [{"containerIndex":c,"deviceIndex":d,"gpuUUID":"…","profile":"…","placement":{"start":s,"size":n}}]}. */
     static String migJson(List<MigAssignment> assignments) {
-        StringBuilder b = new StringBuilder("[");
-        for (MigAssignment a : assignments) {
-            if (b.length() > 1) {
-                b.append(',');
-            }
-            b.append("{\"containerIndex\":").append(a.containerIndex())
-                    .append(",\"deviceIndex\":").append(a.deviceIndex())
-                    .append(",\"gpuUUID\":").append(quote(a.gpuUuid()))
-                    .append(",\"profile\":").append(quote(a.profile()))
-                    .append(",\"placement\":{\"start\":").append(a.placement().start())
-                    .append(",\"size\":").append(a.placement().size()).append("}}");
-        }
-        return b.append(']').toString();
-    }
-
-    private static String quote(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"').toString();
+        return MigAllocationsCodec.encode(assignments.stream()
+                .map(a -> MigAllocation.reserved(a.containerIndex(), a.deviceIndex(), a.gpuUuid(), a.profile(), a.placement()))
+                .toList());
     }
 }

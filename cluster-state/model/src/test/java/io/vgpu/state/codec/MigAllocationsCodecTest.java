@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.monitor;
+package io.vgpu.state.codec;
 
 import java.util.List;
 import java.util.OptionalLong;
@@ -9,19 +9,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.vgpu.deviceplugin.core.monitor.MigAllocation;
-import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.model.MigAllocation;
+import io.vgpu.state.model.MigPlacement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class MonitorMigAllocationsJsonTest {
+/** The MIG allocations annotation, both ways (the decoder's cases come from the monitor, where it first lived). */
+class MigAllocationsCodecTest {
 
     private static final String ENTRY = "{\"containerIndex\":1,\"deviceIndex\":0,\"gpuUUID\":\"GPU-1\","
             + "\"profile\":\"1g.10gb\",\"placement\":{\"start\":6,\"size\":1}";
 
     @Test
     void decodesReservationsAndRuntimeIdentity() {
-        Decoded<List<MigAllocation>> d = MigAllocationsJson.decode("[" + ENTRY + "},"
+        Decoded<List<MigAllocation>> d = MigAllocationsCodec.decode("[" + ENTRY + "},"
                 + ENTRY.replace("\"containerIndex\":1", "\"containerIndex\":2")
                 + ",\"migUUID\":\"MIG-x\",\"gpuInstanceID\":4294967295,\"computeInstanceID\":0,\"extra\":true}]");
 
@@ -34,7 +35,7 @@ class MonitorMigAllocationsJsonTest {
 
     @Test
     void keysMatchCaseInsensitivelyAsInGo() {
-        Decoded<List<MigAllocation>> d = MigAllocationsJson.decode("[{\"CONTAINERINDEX\":3,\"deviceindex\":1,"
+        Decoded<List<MigAllocation>> d = MigAllocationsCodec.decode("[{\"CONTAINERINDEX\":3,\"deviceindex\":1,"
                 + "\"GpuUuid\":\"GPU-1\",\"Profile\":\"2g.20gb\",\"Placement\":{\"Start\":0,\"SIZE\":2}}]");
 
         assertThat(d.value()).singleElement().satisfies(a -> {
@@ -53,7 +54,7 @@ class MonitorMigAllocationsJsonTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("empty")
     void noAllocations(String name, String annotation) {
-        assertThat(MigAllocationsJson.decode(annotation).value()).isEmpty();
+        assertThat(MigAllocationsCodec.decode(annotation).value()).isEmpty();
     }
 
     static Stream<Arguments> bad() {
@@ -80,9 +81,24 @@ class MonitorMigAllocationsJsonTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("bad")
     void badAnnotationsAreErrorsNeverExceptions(String name, String annotation, String message) {
-        Decoded<List<MigAllocation>> d = MigAllocationsJson.decode(annotation);
+        Decoded<List<MigAllocation>> d = MigAllocationsCodec.decode(annotation);
 
         assertThat(d.isOk()).isFalse();
         assertThat(d.error()).contains(message);
+    }
+
+    @Test
+    void encodesLikeGoJsonMarshalWithTheRuntimeFieldsOnlyOnceKnown() {
+        MigAllocation reserved = MigAllocation.reserved(1, 0, "GPU-1", "1g.10gb", new MigPlacement(6, 1));
+        MigAllocation realized = MigAllocation.reserved(2, 0, "GPU-\"q", "1g.10gb", new MigPlacement(6, 1))
+                .withRuntime("MIG-x", 0, 0);
+
+        String json = MigAllocationsCodec.encode(List.of(reserved, realized));
+
+        assertThat(json).isEqualTo("[" + ENTRY + "},{\"containerIndex\":2,\"deviceIndex\":0,\"gpuUUID\":\"GPU-\\\"q\","
+                + "\"profile\":\"1g.10gb\",\"placement\":{\"start\":6,\"size\":1},\"migUUID\":\"MIG-x\","
+                + "\"gpuInstanceID\":0,\"computeInstanceID\":0}]");
+        assertThat(MigAllocationsCodec.decode(json).value()).containsExactly(reserved, realized);
+        assertThat(MigAllocationsCodec.encode(List.of())).isEqualTo("[]");
     }
 }

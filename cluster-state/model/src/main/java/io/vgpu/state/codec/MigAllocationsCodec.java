@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.monitor;
+package io.vgpu.state.codec;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -13,17 +13,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
-import io.vgpu.deviceplugin.core.monitor.MigAllocation;
-import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.model.MigAllocation;
 
 /**
- * Decodes the pod annotation {@code hami.io/vgpu-mig-allocations} as HAMi's
- * {@code DecodeMigAllocations} does: Go {@code encoding/json} binding (keys matched
- * case-insensitively, unknown keys ignored, {@code null} = zero value, wrong JSON types and
- * out-of-range numbers are errors) followed by {@link MigAllocation#validate}. An empty annotation
- * means no allocations. Never throws on bad input.
+ * The pod annotation {@code hami.io/vgpu-mig-allocations} (HAMi {@code pkg/device/nvidia/mig_allocations.go}).
+ * {@link #decode} reads it as HAMi's {@code DecodeMigAllocations} does: Go {@code encoding/json} binding
+ * (keys matched case-insensitively, unknown keys ignored, {@code null} = zero value, wrong JSON types
+ * and out-of-range numbers are errors) followed by {@link MigAllocation#validate}; an empty annotation
+ * means no allocations; never throws on bad input. {@link #encode} writes Go's {@code json.Marshal}
+ * bytes. Pure and thread-safe.
  */
-public final class MigAllocationsJson {
+public final class MigAllocationsCodec {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -33,7 +33,37 @@ public final class MigAllocationsJson {
     private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
     private static final BigInteger UINT32_MAX = BigInteger.ONE.shiftLeft(32).subtract(BigInteger.ONE);
 
-    private MigAllocationsJson() {
+    private MigAllocationsCodec() {
+    }
+
+    /**
+     * Go {@code json.Marshal([]MigAllocation)}: {@code containerIndex, deviceIndex, gpuUUID, profile,
+     * placement{start,size}}, then, only when present ({@code omitempty}), {@code migUUID},
+     * {@code gpuInstanceID}, {@code computeInstanceID}; Go's string escaping.
+     */
+    public static String encode(List<MigAllocation> allocations) {
+        StringBuilder b = new StringBuilder("[");
+        for (MigAllocation a : allocations) {
+            if (b.length() > 1) {
+                b.append(',');
+            }
+            b.append("{\"containerIndex\":").append(a.containerIndex())
+                    .append(",\"deviceIndex\":").append(a.deviceIndex())
+                    .append(",\"gpuUUID\":");
+            GoJsonText.appendString(b, a.gpuUuid());
+            b.append(",\"profile\":");
+            GoJsonText.appendString(b, a.profile());
+            b.append(",\"placement\":{\"start\":").append(a.placementStart())
+                    .append(",\"size\":").append(a.placementSize()).append('}');
+            if (!a.migUuid().isEmpty()) {
+                b.append(",\"migUUID\":");
+                GoJsonText.appendString(b, a.migUuid());
+            }
+            a.gpuInstanceId().ifPresent(id -> b.append(",\"gpuInstanceID\":").append(id));
+            a.computeInstanceId().ifPresent(id -> b.append(",\"computeInstanceID\":").append(id));
+            b.append('}');
+        }
+        return b.append(']').toString();
     }
 
     /** The allocations, or the first problem in Go's words. */

@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core.monitor;
+package io.vgpu.state.model;
 
 import java.util.HashSet;
 import java.util.List;
@@ -10,7 +10,9 @@ import java.util.Set;
 /**
  * One entry of the pod annotation {@code hami.io/vgpu-mig-allocations} (HAMi
  * {@code pkg/device/nvidia/mig_allocations.go}): the scheduler's reservation of one MIG instance,
- * plus the runtime identity the device plugin fills in once the instance exists.
+ * plus the runtime identity the device plugin fills in once the instance exists. Written by the
+ * scheduler (gateway), realised and completed by the device plugin, read by both monitors' gauges;
+ * the wire form is {@link io.vgpu.state.codec.MigAllocationsCodec}'s.
  *
  * @param containerIndex    container index, init containers first
  * @param deviceIndex       device index within the container's allocation
@@ -32,6 +34,24 @@ public record MigAllocation(int containerIndex, int deviceIndex, String gpuUuid,
         migUuid = Objects.requireNonNullElse(migUuid, "");
         Objects.requireNonNull(gpuInstanceId, "gpuInstanceId");
         Objects.requireNonNull(computeInstanceId, "computeInstanceId");
+    }
+
+    /** A reservation without runtime identity (what the scheduler writes). */
+    public static MigAllocation reserved(int containerIndex, int deviceIndex, String gpuUuid, String profile,
+                                         MigPlacement placement) {
+        return new MigAllocation(containerIndex, deviceIndex, gpuUuid, profile, placement.start(), placement.size(), "",
+                OptionalLong.empty(), OptionalLong.empty());
+    }
+
+    /** The slices the reservation occupies on its GPU. */
+    public MigPlacement placement() {
+        return new MigPlacement(placementStart, placementSize);
+    }
+
+    /** This reservation with the runtime identity of the instance that realises it. */
+    public MigAllocation withRuntime(String mig, long gpuInstance, long computeInstance) {
+        return new MigAllocation(containerIndex, deviceIndex, gpuUuid, profile, placementStart, placementSize, mig,
+                OptionalLong.of(gpuInstance), OptionalLong.of(computeInstance));
     }
 
     /** All three runtime fields are present: the instance exists and is worth a metric. */
