@@ -1,17 +1,16 @@
 package io.vgpu.gateway;
 
-import io.vgpu.gateway.simulate.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code vgpu-gateway} command line and its only composition root. {@code serve} runs the gateway
- * (configured from {@code VGPU_*} environment variables, see {@link GatewayConfig}); {@code simulate}
- * runs the scheduling core on a synthetic cluster in-process.
+ * (configured from {@code VGPU_*} environment variables, see {@link GatewayConfig}). The simulator is not part of
+ * this jar: it is the module {@code gateway/simulate} with a runnable jar of its own.
  */
 @Command(name = "vgpu-gateway", mixinStandardHelpOptions = true, version = "vgpu-gateway 0.1.0",
         description = "HAMi-compatible, leader-free GPU-sharing control plane for Kubernetes.",
-        subcommands = {ServeCommand.class, SimulateCommand.class})
+        subcommands = {ServeCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
