@@ -14,6 +14,7 @@ import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.http.ApiRoute;
 import io.vgpu.gateway.http.ExtenderRejections;
+import io.vgpu.gateway.http.GatewayMetrics;
 import io.vgpu.gateway.http.GatewayVerticle;
 import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
@@ -88,7 +89,7 @@ class ExtenderClientAuthTest {
         return new ApiRoute(path, ONE_MIB, new InFlightLimiter(path, 8), c -> {
             handled.add(path);
             c.response().putHeader("Content-Type", "application/json").end("{\"Error\":\"\"}");
-        }, ExtenderRejections.bind(ONE_MIB), schedulerOnly);
+        }, ExtenderRejections.bind(ONE_MIB, new GatewayMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), "test")), schedulerOnly);
     }
 
     @Test
