@@ -20,17 +20,8 @@ import java.util.List;
  * @param store           the Hazelcast member: {@code VGPU_HZ_CLUSTER_NAME}, {@code VGPU_HZ_MEMBERS},
  *                        {@code VGPU_HZ_PORT}, {@code VGPU_HZ_BACKUP_COUNT}, {@code VGPU_HZ_QUORUM}
  * @param reservationTtl  {@code VGPU_RESERVATION_TTL}: how long a filter reservation waits for its bind
- * @param informerDelay   {@code VGPU_DEBUG_INFORMER_DELAY}, TEST ONLY: this replica sees every change late (its
- *                        Kubernetes informer events and the shared state's change events), to prove that decisions
- *                        made on a stale view are refused by the shared state; zero in production
  */
-public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl,
-                            Duration informerDelay) {
-
-    /** Without an informer delay. */
-    public ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl) {
-        this(kubernetes, kubeconfig, store, reservationTtl, Duration.ZERO);
-    }
+public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl) {
 
     /** Kubernetes on or off. */
     public static final ConfigKey<Boolean> KUBERNETES = ConfigKey.optional("VGPU_KUBERNETES", Parsers.bool(), "true",
@@ -62,14 +53,9 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
             Parsers.duration(Duration.ofSeconds(1), Duration.ofMinutes(5)), "25s",
             "how long a filter reservation lives without a bind (keep below kube-scheduler's 30s)");
 
-    /** Test-only delay of every change this replica sees. */
-    public static final ConfigKey<Duration> DEBUG_INFORMER_DELAY = ConfigKey.optional("VGPU_DEBUG_INFORMER_DELAY",
-            Parsers.duration(Duration.ZERO, Duration.ofMinutes(5)), "0s",
-            "TEST ONLY: this replica sees every informer and shared-state change this much later (a stale view)");
-
     /** Every key, in documentation order. */
     public static final List<ConfigKey<?>> KEYS = List.of(KUBERNETES, KUBECONFIG, HZ_CLUSTER_NAME, HZ_MEMBERS,
-            HZ_DISCOVERY_DNS, HZ_PORT, HZ_BACKUP_COUNT, HZ_QUORUM, RESERVATION_TTL, DEBUG_INFORMER_DELAY);
+            HZ_DISCOVERY_DNS, HZ_PORT, HZ_BACKUP_COUNT, HZ_QUORUM, RESERVATION_TTL);
 
     /**
      * Reads the keys; problems are recorded in {@code reader}.
@@ -87,7 +73,6 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
         Integer backups = reader.get(HZ_BACKUP_COUNT);
         Integer quorum = reader.get(HZ_QUORUM);
         Duration ttl = reader.get(RESERVATION_TTL);
-        Duration delay = reader.get(DEBUG_INFORMER_DELAY);
         if (members != null && !members.isEmpty() && dns != null) {
             reader.problem(HZ_MEMBERS.name() + " and " + HZ_DISCOVERY_DNS.name() + " are exclusive: set one");
         }
@@ -96,6 +81,6 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
         }
         String address = "0.0.0.0".equals(bindAddress) ? "" : bindAddress;
         return new ClusterConfig(kube, kubeconfig, new StoreConfig(name, members == null ? List.of() : members,
-                address, port, backups, quorum, 0, dns == null ? "" : dns, delay.toMillis()), ttl, delay);
+                address, port, backups, quorum, 0, dns == null ? "" : dns), ttl);
     }
 }

@@ -86,8 +86,8 @@ final class GatewayAssembly {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
-    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
-                              PrometheusRegistry prometheus) {
+    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+                               GatewayMetrics metrics, PrometheusRegistry prometheus) {
         NvidiaConfig nvidia = config.nvidia();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
@@ -96,14 +96,15 @@ final class GatewayAssembly {
             return Future.succeededFuture(new Parts(disabledRoutes(config, metrics), Readiness.ALWAYS, quotas, null,
                     () -> { }, Map.of()));
         }
-        return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store()))
+        return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
-                .compose(state -> vertx.executeBlocking(() -> wire(vertx, config, cluster, metrics, prometheus, quotas,
-                        state)));
+                .compose(state -> vertx.executeBlocking(() -> wire(vertx, config, cluster, feeds, metrics, prometheus,
+                        quotas, state)));
     }
 
-    private static Parts wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, GatewayMetrics metrics,
-                              PrometheusRegistry prometheus, QuotaBook quotas, HazelcastClusterState state) {
+    private static Parts wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+                              GatewayMetrics metrics, PrometheusRegistry prometheus, QuotaBook quotas,
+                              HazelcastClusterState state) {
         Clock clock = Clock.systemUTC();
         KubeClientConfig kubeConfig = new KubeClientConfig(
                 cluster.kubeconfig() == null ? null : cluster.kubeconfig().toString(), null, config.kubeQps(),
@@ -123,8 +124,7 @@ final class GatewayAssembly {
                 new QuotaIngest(state, config.nvidia().resourceMemoryName(), config.nvidia().resourceCoreName(),
                         config.nvidia().effectiveMemoryFactor())));
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
-                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true, cluster.informerDelay()),
-                listeners);
+                config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners, feeds.informers());
         // keys this replica now owns (migration, promotion, lost partition): re-ingest them from the caches
         state.onResync(keys -> ingest.resync(keys, informers).whenComplete((v, e) -> {
             if (e != null) {

@@ -58,13 +58,23 @@ public final class ServeCommand implements Callable<Integer> {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> env;
+    private final ViewFeeds feeds;
 
     ServeCommand() {
         this(System.getenv());
     }
 
     ServeCommand(Map<String, String> env) {
+        this(env, ViewFeeds.DIRECT);
+    }
+
+    /**
+     * @param env   where the {@code VGPU_*} settings come from
+     * @param feeds how change events reach the local views ({@link ViewFeeds#DIRECT} but in the chaos harness)
+     */
+    ServeCommand(Map<String, String> env, ViewFeeds feeds) {
         this.env = env;
+        this.feeds = feeds;
     }
 
     @Override
@@ -84,7 +94,7 @@ public final class ServeCommand implements Callable<Integer> {
         logHeap();
         Running running;
         try {
-            running = start(config, cluster).toCompletionStage().toCompletableFuture()
+            running = start(config, cluster, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
                     .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());
@@ -132,12 +142,17 @@ public final class ServeCommand implements Callable<Integer> {
      * blocked-thread checker with it).
      */
     static Future<Running> start(GatewayConfig config, ClusterConfig cluster, VertxOptions vertxOptions) {
+        return start(config, cluster, ViewFeeds.DIRECT, vertxOptions);
+    }
+
+    private static Future<Running> start(GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+                                         VertxOptions vertxOptions) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry, vertxOptions);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
         List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
         int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
-        return GatewayAssembly.start(vertx, config, cluster, metrics, registry.getPrometheusRegistry())
+        return GatewayAssembly.start(vertx, config, cluster, feeds, metrics, registry.getPrometheusRegistry())
                 .compose(parts -> {
                     List<ApiRoute> routes = new ArrayList<>();
                     routes.add(webhookRoute(config, metrics, parts.quotas()));

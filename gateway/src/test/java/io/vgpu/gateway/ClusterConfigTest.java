@@ -14,7 +14,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The cluster half of the environment: Hazelcast membership (TCP-IP or Kubernetes DNS) and test-only knobs. */
+/** The cluster half of the environment: Hazelcast membership (TCP-IP or Kubernetes DNS), reservations. */
 class ClusterConfigTest {
 
     private static ClusterConfig read(String... kv) {
@@ -29,13 +29,11 @@ class ClusterConfigTest {
     }
 
     @Test
-    void defaultsAreOneMemberAndNoDelay() {
+    void defaultsAreOneMember() {
         ClusterConfig c = read();
 
         assertThat(c.store().members()).isEmpty();
         assertThat(c.store().dnsDiscovery()).isFalse();
-        assertThat(c.store().viewDelayMillis()).isZero();
-        assertThat(c.informerDelay()).isZero();
         assertThat(c.reservationTtl()).isEqualTo(Duration.ofSeconds(25));
     }
 
@@ -62,12 +60,11 @@ class ClusterConfigTest {
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("exclusive");
     }
 
+    /** The chaos harness's stale view is a wrapper it installs ({@link ViewFeeds}), never a setting of the gateway. */
     @Test
-    void theDebugInformerDelayDelaysBothTheInformersAndTheSharedStateView() {
-        ClusterConfig c = read("VGPU_DEBUG_INFORMER_DELAY", "10s");
-
-        assertThat(c.informerDelay()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(c.store().viewDelayMillis()).isEqualTo(10_000);
+    void theRemovedTestOnlyDelayIsRefusedAsUnknown() {
+        assertThatThrownBy(() -> read("VGPU_DEBUG_INFORMER_DELAY", "10s"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("VGPU_DEBUG_INFORMER_DELAY");
     }
 
     @Test

@@ -33,7 +33,7 @@ class GatewayArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("io.vgpu.gateway")
                 .orShould().dependOnClassesThat().resideInAnyPackage(
                         "io.vgpu.gateway.webhook..", "io.vgpu.gateway.extender..", "io.vgpu.gateway.kube..",
-                        "io.vgpu.gateway.http..", "io.vgpu.gateway.simulate..")
+                        "io.vgpu.gateway.http..")
                 .because("dependencies point inward")
                 .check(GATEWAY);
     }

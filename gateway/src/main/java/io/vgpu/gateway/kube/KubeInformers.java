@@ -23,14 +23,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -67,28 +66,31 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     private final Map<String, PodEntry> pods = new ConcurrentHashMap<>();
     private final Map<String, QuotaObservation> quotas = new HashMap<>();
     private final Object delivery = new Object();
-    /** Only with {@link InformerConfig#eventDelay()}: runs deliveries late, in order (one thread, one delay). */
-    private final ScheduledExecutorService delayed;
+    private final Executor feed;
 
     /**
+     * Events update the caches and reach the listener at once, on fabric8's handler threads.
+     *
      * @param client   the fabric8 client
      * @param config   what to select
      * @param listener who receives the events (called serially; see {@link ClusterEvents})
      */
     public KubeInformers(KubernetesClient client, InformerConfig config, ClusterEvents listener) {
+        this(client, config, listener, Runnable::run);
+    }
+
+    /**
+     * @param client   the fabric8 client
+     * @param config   what to select
+     * @param listener who receives the events (called serially; see {@link ClusterEvents})
+     * @param feed     runs every event (its cache update and listener call) in the order given, e.g. at once; the
+     *                 composition root's seam for wrappers (the chaos harness's stale replica runs them late)
+     */
+    public KubeInformers(KubernetesClient client, InformerConfig config, ClusterEvents listener, Executor feed) {
         this.client = client;
         this.config = config;
         this.listener = listener;
-        if (config.eventDelay().isZero()) {
-            this.delayed = null;
-        } else {
-            LOG.warn("TEST ONLY: informer events reach this replica {} ms late", config.eventDelay().toMillis());
-            this.delayed = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread t = new Thread(task, "vgpu-delayed-informer-events");
-                t.setDaemon(true);
-                return t;
-            });
-        }
+        this.feed = Objects.requireNonNull(feed, "feed");
     }
 
     /**
@@ -150,9 +152,6 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     @Override
     public void close() {
         informers.forEach(SharedIndexInformer::stop);
-        if (delayed != null) {
-            delayed.shutdownNow();
-        }
     }
 
     // ---- nodes ----
@@ -265,15 +264,10 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     }
 
     /**
-     * One listener call at a time; a throwing listener is logged, not propagated into fabric8. With the test-only
-     * event delay, the event (cache update and listener call) runs that much later, in arrival order.
+     * Through the feed, one listener call at a time; a throwing listener is logged, not propagated into fabric8.
      */
     private void deliver(Runnable event) {
-        if (delayed != null) {
-            delayed.schedule(() -> deliverNow(event), config.eventDelay().toMillis(), TimeUnit.MILLISECONDS);
-            return;
-        }
-        deliverNow(event);
+        feed.execute(() -> deliverNow(event));
     }
 
     private void deliverNow(Runnable event) {

@@ -5,7 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.MigAllocationsCodec;
 import io.vgpu.state.model.ClusterState;

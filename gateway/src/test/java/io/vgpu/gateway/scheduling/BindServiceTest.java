@@ -19,7 +19,7 @@ import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.extender.ExtenderBindingArgs;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;

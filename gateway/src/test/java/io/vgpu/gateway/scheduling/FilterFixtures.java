@@ -9,7 +9,7 @@ import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;

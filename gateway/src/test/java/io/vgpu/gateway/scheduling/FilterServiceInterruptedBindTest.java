@@ -3,7 +3,7 @@ package io.vgpu.gateway.scheduling;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;

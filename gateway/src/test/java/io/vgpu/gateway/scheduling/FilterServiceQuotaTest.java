@@ -3,7 +3,7 @@ package io.vgpu.gateway.scheduling;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.model.QuotaLimits;
 import org.junit.jupiter.api.Test;
 

@@ -2,13 +2,10 @@ package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
-import io.vgpu.gateway.simulate.ClusterGenerator;
-import io.vgpu.gateway.simulate.ClusterSpec;
-import io.vgpu.gateway.simulate.GpuModel;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
-import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeLockCodec;
+import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
@@ -29,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StateIngestLockTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-08-01T06:00:00Z"), ZoneOffset.UTC);
-    private static final SyntheticNode NODE = ClusterGenerator.generate(
-            new ClusterSpec(1, 2, List.of(GpuModel.byName("T4")), 10, 0), 1).get(0);
+    private static final Node NODE = new Node("node-0", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
+            NodeRegisterCodec.encode(List.of(FilterFixtures.card("GPU-0", 0, 15360, "T4"),
+                    FilterFixtures.card("GPU-1", 1, 15360, "T4")))));
 
     private final InMemoryClusterState state = new InMemoryClusterState();
 
@@ -123,5 +121,9 @@ class StateIngestLockTest {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /** A registered node with two cards, as the device plugin announces it. */
+    private record Node(String name, Map<String, String> annotations) {
     }
 }

@@ -8,7 +8,7 @@ import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.BindOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
-import io.vgpu.gateway.simulate.InMemoryClusterState;
+import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.PodDevicesCodec;

@@ -10,7 +10,7 @@ import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaGate;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.extender.ExtenderDecoder;
-import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.simulate.SyntheticNode;
 import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.NodeView;
 

@@ -3,7 +3,7 @@ package io.vgpu.loadtest.bench;
 import io.vertx.core.Future;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
-import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.simulate.SyntheticNode;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,8 +5,8 @@ import com.hazelcast.core.HazelcastInstance;
 import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.ServeCommand;
-import io.vgpu.gateway.simulate.SimulatedCluster;
-import io.vgpu.gateway.simulate.SyntheticNode;
+import io.vgpu.simulate.SimulatedCluster;
+import io.vgpu.simulate.SyntheticNode;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.StoreConfig;
 

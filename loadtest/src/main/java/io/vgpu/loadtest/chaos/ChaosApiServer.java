@@ -15,7 +15,7 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.vgpu.gateway.simulate.SchedulerNameFields;
+import io.vgpu.gateway.testing.SchedulerNameFields;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeLock;

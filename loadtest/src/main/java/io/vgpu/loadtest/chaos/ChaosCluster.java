@@ -292,15 +292,19 @@ final class ChaosCluster implements AutoCloseable {
                 cards.add(new GpuDevice("GPU-" + name + "-" + g, g, s.gpuSlots(), s.gpuMemMiB(), 100,
                         "NVIDIA-Tesla V100-PCIE-32GB", 0, "hami-core", List.of(), true));
             }
-            Node node = new NodeBuilder().withNewMetadata().withName(name)
-                    .addToAnnotations(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(cards))
-                    .endMetadata().withNewStatus()
-                    .addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(cards.size())))
-                    .addToAllocatable("cpu", new Quantity("64")).endStatus().build();
-            kube.nodes().resource(node).create();
+            kube.nodes().resource(gpuNode(name, cards)).create();
             out.put(name, List.copyOf(cards));
         }
         return out;
+    }
+
+    /** A GPU node as HAMi's device plugin registers it: the register annotation and allocatable GPUs. */
+    static Node gpuNode(String name, List<GpuDevice> cards) {
+        return new NodeBuilder().withNewMetadata().withName(name)
+                .addToAnnotations(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(cards))
+                .endMetadata().withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(cards.size())))
+                .addToAllocatable("cpu", new Quantity("64")).endStatus().build();
     }
 
     private static List<GatewayReplica> replicas(ChaosSettings s, Path kubeconfig) {
@@ -331,11 +335,10 @@ final class ChaosCluster implements AutoCloseable {
             env.put("VGPU_NODE_LOCK_TIMEOUT", seconds(s.nodeLockTimeout()));
             env.put("VGPU_NODE_LOCK_WAIT", seconds(NODE_LOCK_WAIT));
             env.put("VGPU_SHUTDOWN_TIMEOUT", "2s");
-            if (i == s.staleReplica() && !s.informerDelay().isZero()) {
-                env.put("VGPU_DEBUG_INFORMER_DELAY", seconds(s.informerDelay()));
-            }
-            String name = "replica-" + i + (i == s.staleReplica() ? "-stale" : "");
-            out.add(new GatewayReplica(name, ports.get(i), s.gatewayJar(), s.jvmOptions(), env, s.workDir()));
+            boolean stale = i == s.staleReplica();
+            String name = "replica-" + i + (stale ? "-stale" : "");
+            out.add(new GatewayReplica(name, ports.get(i), s.gatewayJar(), s.jvmOptions(),
+                    stale ? s.informerDelay() : Duration.ZERO, env, s.workDir()));
         }
         return out;
     }

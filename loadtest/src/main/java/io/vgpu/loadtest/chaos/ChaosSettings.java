@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param workDir           where replica logs, the kubeconfig and the report go
  * @param replicas          gateway JVMs (separate processes on loopback, one Hazelcast cluster)
  * @param staleReplica      index of the replica whose view lags by {@code informerDelay}; -1 for none
- * @param informerDelay     the stale replica's {@code VGPU_DEBUG_INFORMER_DELAY}
+ * @param informerDelay     how late the stale replica sees every change: its informer events and the shared state's
+ *                          change events ({@link StaleGateway})
  * @param nodes             GPU nodes (few: contention is the point)
  * @param idleNodes         GPU nodes that only abandoned filters reach ({@code abandonEvery}): no bind, no other
  *                          reservation touches them, so only the owner's sweeper removes what expires there

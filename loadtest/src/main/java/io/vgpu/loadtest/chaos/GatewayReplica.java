@@ -1,11 +1,13 @@
 package io.vgpu.loadtest.chaos;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One gateway replica as a separate JVM ({@code java -jar vgpu-gateway-all.jar serve}) with fixed ports, so that a
  * restarted incarnation takes the same place: the API listener (plain HTTP), the metrics listener and the Hazelcast
- * member port. Output of every incarnation goes to {@code <logDir>/<name>.log} (appended). Not thread-safe: one
- * controller (the chaos driver) starts and kills it.
+ * member port. A stale replica runs the same jar through {@link StaleGateway} (the jar and this harness's classes on
+ * the class path), which sees every change late. Output of every incarnation goes to {@code <logDir>/<name>.log}
+ * (appended). Not thread-safe: one controller (the chaos driver) starts and kills it.
  */
 final class GatewayReplica {
 
@@ -34,11 +37,12 @@ final class GatewayReplica {
      * @param ports         API, metrics and Hazelcast ports, in that order
      * @param jar           the runnable gateway jar
      * @param jvmOptions    JVM options
+     * @param staleBy       how late this replica sees every change ({@link StaleGateway}); zero for a plain replica
      * @param env           the {@code VGPU_*} environment (ports and name are added here)
      * @param logDir        where the log goes
      */
-    GatewayReplica(String name, int[] ports, Path jar, List<String> jvmOptions, Map<String, String> env,
-                   Path logDir) {
+    GatewayReplica(String name, int[] ports, Path jar, List<String> jvmOptions, Duration staleBy,
+                   Map<String, String> env, Path logDir) {
         this.name = name;
         this.apiPort = ports[0];
         this.metricsPort = ports[1];
@@ -46,8 +50,15 @@ final class GatewayReplica {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
-        cmd.add("-jar");
-        cmd.add(jar.toAbsolutePath().toString());
+        if (staleBy.isZero()) {
+            cmd.add("-jar");
+            cmd.add(jar.toAbsolutePath().toString());
+        } else {
+            cmd.add("-cp");
+            cmd.add(jar.toAbsolutePath() + File.pathSeparator + StaleGateway.codeLocation());
+            cmd.add(StaleGateway.class.getName());
+            cmd.add(Long.toString(staleBy.toMillis()));
+        }
         cmd.add("serve");
         this.command = List.copyOf(cmd);
         this.env = Map.copyOf(env);

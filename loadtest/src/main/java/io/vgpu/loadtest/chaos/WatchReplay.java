@@ -11,7 +11,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-import io.vgpu.gateway.simulate.SchedulerNameFields;
+import io.vgpu.gateway.testing.SchedulerNameFields;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

@@ -48,7 +48,7 @@ class MultiReplicaChaosTest {
     }
 
     /** The jar the gateway module's package phase built; refused when missing or older than the gateway classes. */
-    private static Path gatewayJar() throws IOException {
+    static Path gatewayJar() throws IOException {
         Path jar = Path.of(System.getProperty("vgpu.gateway.jar", "../gateway/target/vgpu-gateway-all.jar"));
         assertThat(jar).as("the runnable gateway jar; build it first: ./mvnw -B verify (or ./mvnw -B -pl "
                 + "gateway -am package -DskipTests)").isRegularFile();

@@ -44,6 +44,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -75,6 +76,8 @@ public final class HazelcastClusterState implements ClusterState {
 
     private static final ILogger LOG = Logger.getLogger(HazelcastClusterState.class);
     private static final long LOAD_RETRY_MILLIS = 250;
+    /** The production view feed: each change event updates the local views at once, on Hazelcast's event thread. */
+    private static final Executor DIRECT = Runnable::run;
 
     private final HazelcastInstance member;
     private final boolean ownsMember;
@@ -94,12 +97,10 @@ public final class HazelcastClusterState implements ClusterState {
     private final UUID quotaLossListener;
     private final ScheduledExecutorService loader;
     private final UUID mergeListener;
-    /** Only with a test-only view delay: feeds the snapshots late. */
-    private final ScheduledExecutorService delayedView;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
     private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
-                                  ExecutorService ownedExecutor) {
+                                  ExecutorService ownedExecutor, Executor viewFeed) {
         this.member = member;
         this.ownsMember = ownsMember;
         this.ownedExecutor = ownedExecutor;
@@ -107,18 +108,8 @@ public final class HazelcastClusterState implements ClusterState {
         this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
         this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
-        long viewDelay = viewDelayMillis(member);
-        if (viewDelay > 0) {
-            LOG.warning("TEST ONLY: this replica's view of the shared state lags by " + viewDelay + " ms");
-            this.delayedView = daemonScheduler("vgpu-store-delayed-view");
-            this.nodeListener = nodes.addEntryListener(new DelayedView<>(nodeSnapshot, viewDelay, delayedView), true);
-            this.quotaListener = quotas.addEntryListener(new DelayedView<>(quotaSnapshot, viewDelay, delayedView),
-                    true);
-        } else {
-            this.delayedView = null;
-            this.nodeListener = nodes.addEntryListener(nodeSnapshot, true);
-            this.quotaListener = quotas.addEntryListener(quotaSnapshot, true);
-        }
+        this.nodeListener = nodes.addEntryListener(new SnapshotFeed<>(nodeSnapshot, viewFeed), true);
+        this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
@@ -133,15 +124,6 @@ public final class HazelcastClusterState implements ClusterState {
             }
         });
         loader.execute(this::loadSnapshots);
-    }
-
-    private static long viewDelayMillis(HazelcastInstance member) {
-        String value = member.getConfig().getProperty(HazelcastMemberConfig.VIEW_DELAY_PROPERTY);
-        try {
-            return value == null ? 0 : Math.max(0, Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     private static ScheduledExecutorService daemonScheduler(String name) {
@@ -197,7 +179,18 @@ public final class HazelcastClusterState implements ClusterState {
      * returned object.
      */
     public static HazelcastClusterState start(StoreConfig config) {
-        return start(HazelcastMemberConfig.build(config));
+        return start(config, DIRECT);
+    }
+
+    /**
+     * {@link #start(StoreConfig)} with the change events for this replica's local views handed to {@code viewFeed}
+     * (the composition root's seam for wrappers: the chaos harness's stale replica passes one that runs them late).
+     *
+     * @param viewFeed runs every change event of the node and quota maps against the local views; it must run them
+     *                 in the order given (the events of one key stay in order), e.g. at once or on one thread
+     */
+    public static HazelcastClusterState start(StoreConfig config, Executor viewFeed) {
+        return start(HazelcastMemberConfig.build(config), viewFeed);
     }
 
     /**
@@ -205,11 +198,17 @@ public final class HazelcastClusterState implements ClusterState {
      * then adjusted by the caller (e.g. another discovery mechanism, shorter join waits in tests). Blocking.
      */
     public static HazelcastClusterState start(Config memberConfig) {
+        return start(memberConfig, DIRECT);
+    }
+
+    /** {@link #start(Config)} with a view feed, as {@link #start(StoreConfig, Executor)}. */
+    public static HazelcastClusterState start(Config memberConfig, Executor viewFeed) {
+        Objects.requireNonNull(viewFeed, "viewFeed");
         ExecutorService pool = callbackPool();
         HazelcastInstance member = null;
         try {
             member = Hazelcast.newHazelcastInstance(memberConfig);
-            return new HazelcastClusterState(member, true, pool, pool);
+            return new HazelcastClusterState(member, true, pool, pool, viewFeed);
         } catch (RuntimeException e) {
             if (member != null) {
                 member.getLifecycleService().terminate();
@@ -228,7 +227,7 @@ public final class HazelcastClusterState implements ClusterState {
      *                  small machines
      */
     public static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks) {
-        return new HazelcastClusterState(member, false, callbacks, null);
+        return new HazelcastClusterState(member, false, callbacks, null, DIRECT);
     }
 
     /** The embedded member (tests: find partition owners, terminate members). */
@@ -255,9 +254,6 @@ public final class HazelcastClusterState implements ClusterState {
                 }
             }
             loader.shutdownNow();
-            if (delayedView != null) {
-                delayedView.shutdownNow();
-            }
             ready.completeExceptionally(new ClusterStateUnavailableException("the store was shut down", null));
             if (ownedExecutor != null) {
                 ownedExecutor.shutdown();

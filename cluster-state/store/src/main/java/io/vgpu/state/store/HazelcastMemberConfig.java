@@ -33,12 +33,6 @@ public final class HazelcastMemberConfig {
     /** Name of the split-brain protection applied to the three maps when {@link StoreConfig#quorumEnabled()}. */
     public static final String QUORUM = "vgpu-quorum";
 
-    /**
-     * Member-config property (not a Hazelcast one) carrying {@link StoreConfig#viewDelayMillis()} to the store that
-     * attaches to the member; absent or 0 in production.
-     */
-    public static final String VIEW_DELAY_PROPERTY = "vgpu.debug.view-delay-millis";
-
     /** Hazelcast property: an operation whose synchronous backups did not acknowledge fails instead of succeeding. */
     static final String FAIL_ON_INDETERMINATE = "hazelcast.operation.fail.on.indeterminate.state";
 
@@ -76,9 +70,6 @@ public final class HazelcastMemberConfig {
             // a change counts only once its backup has it: without this, a member cut off from its peers still
             // acknowledges changes (after the backup timeout) that the majority, promoting its backups, never sees
             config.setProperty(FAIL_ON_INDETERMINATE, "true");
-        }
-        if (store.viewDelayMillis() > 0) {
-            config.setProperty(VIEW_DELAY_PROPERTY, Long.toString(store.viewDelayMillis()));
         }
         network(config.getNetworkConfig(), store);
         if (!store.bindAddress().isEmpty()) {

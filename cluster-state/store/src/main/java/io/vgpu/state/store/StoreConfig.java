@@ -20,11 +20,9 @@ import java.util.Objects;
  * @param discoveryDns  Kubernetes DNS discovery: the DNS name of a headless Service whose A records are the
  *                      members (Hazelcast's built-in Kubernetes discovery in DNS-lookup mode, members on
  *                      {@code port}); "" uses the TCP-IP {@code members} list instead. Not both.
- * @param viewDelayMillis TEST ONLY: how long every change event waits before it reaches this replica's local
- *                      snapshots (a replica with a stale view, for the chaos harness); 0 in production
  */
 public record StoreConfig(String clusterName, List<String> members, String bindAddress, int port, int backupCount,
-                          int quorumSize, int partitionCount, String discoveryDns, long viewDelayMillis) {
+                          int quorumSize, int partitionCount, String discoveryDns) {
 
     /** The Hazelcast default member port. */
     public static final int DEFAULT_PORT = 5701;
@@ -53,15 +51,12 @@ public record StoreConfig(String clusterName, List<String> members, String bindA
         if (!discoveryDns.isEmpty() && !members.isEmpty()) {
             throw new IllegalArgumentException("give either a member list or a discovery DNS name, not both");
         }
-        if (viewDelayMillis < 0) {
-            throw new IllegalArgumentException("view delay must not be negative: " + viewDelayMillis);
-        }
     }
 
-    /** TCP-IP join from {@code members}, no DNS discovery, no view delay. */
+    /** TCP-IP join from {@code members}, no DNS discovery. */
     public StoreConfig(String clusterName, List<String> members, String bindAddress, int port, int backupCount,
                        int quorumSize, int partitionCount) {
-        this(clusterName, members, bindAddress, port, backupCount, quorumSize, partitionCount, "", 0);
+        this(clusterName, members, bindAddress, port, backupCount, quorumSize, partitionCount, "");
     }
 
     /** A single-member store on the default port: cluster {@code vgpu}, one backup, no quorum. */

@@ -3,6 +3,7 @@ package io.vgpu.state.store;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import io.vgpu.state.model.ReserveOutcome;
+import io.vgpu.testsupport.HeldExecutor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,13 +24,13 @@ import static io.vgpu.state.store.StoreFixtures.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Kubernetes DNS discovery of the members, and the test-only delayed view of a stale replica. */
+/** Kubernetes DNS discovery of the members, and a replica whose view lags (its view feed holds the events). */
 @Timeout(90)
 class MemberDiscoveryAndViewTest {
 
     @Test
     void aDiscoveryDnsNameReplacesTheMemberListWithKubernetesDnsLookup() {
-        StoreConfig store = new StoreConfig("c", List.of(), "", 5701, 1, 2, 0, "vgpu-hz.vgpu.svc.cluster.local", 0);
+        StoreConfig store = new StoreConfig("c", List.of(), "", 5701, 1, 2, 0, "vgpu-hz.vgpu.svc.cluster.local");
 
         JoinConfig join = HazelcastMemberConfig.build(store).getNetworkConfig().getJoin();
 
@@ -43,19 +44,8 @@ class MemberDiscoveryAndViewTest {
 
     @Test
     void aMemberListAndADiscoveryNameTogetherAreRefused() {
-        assertThatThrownBy(() -> new StoreConfig("c", List.of("10.0.0.1"), "", 5701, 1, 0, 0, "svc", 0))
+        assertThatThrownBy(() -> new StoreConfig("c", List.of("10.0.0.1"), "", 5701, 1, 0, 0, "svc"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not both");
-        assertThatThrownBy(() -> new StoreConfig("c", List.of(), "", 5701, 1, 0, 0, "", -1))
-                .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void theViewDelayTravelsInTheMemberConfigOnlyWhenSet() {
-        Config plain = HazelcastMemberConfig.build(new StoreConfig("c", List.of(), "", 5701, 1, 0, 0));
-        Config delayed = HazelcastMemberConfig.build(new StoreConfig("c", List.of(), "", 5701, 1, 0, 0, "", 1500));
-
-        assertThat(plain.getProperty(HazelcastMemberConfig.VIEW_DELAY_PROPERTY)).isNull();
-        assertThat(delayed.getProperty(HazelcastMemberConfig.VIEW_DELAY_PROPERTY)).isEqualTo("1500");
     }
 
     @Test
@@ -72,7 +62,7 @@ class MemberDiscoveryAndViewTest {
     void membersFoundThroughDnsFormOneCluster() {
         int port = freePort();
         StoreConfig store = new StoreConfig("vgpu-dns-" + UUID.randomUUID(), List.of(), "127.0.0.1", port, 1, 0, 7,
-                "localhost", 0);
+                "localhost");
         List<HazelcastClusterState> members = new ArrayList<>();
         try {
             members.add(StoreFixtures.startOne(store));
@@ -86,31 +76,40 @@ class MemberDiscoveryAndViewTest {
         }
     }
 
+    /**
+     * A replica whose view feed holds the change events (the seam the chaos harness's stale replica uses) decides on
+     * a view that lags; the entry processors refuse what that view would over-commit.
+     */
     @Test
     void aReplicaWithAStaleViewSeesChangesLateAndItsStaleReservationsAreRefused() {
-        StoreConfig fresh = StoreFixtures.clusterOf(2, 1, 0);
-        StoreConfig stale = new StoreConfig(fresh.clusterName(), fresh.members(), fresh.bindAddress(), fresh.port(),
-                fresh.backupCount(), fresh.quorumSize(), fresh.partitionCount(), "", 1_500);
+        StoreConfig store = StoreFixtures.clusterOf(2, 1, 0);
+        HeldExecutor feed = new HeldExecutor();
         List<HazelcastClusterState> replicas = new ArrayList<>();
         try {
-            replicas.add(StoreFixtures.startOne(fresh));
-            replicas.add(StoreFixtures.startOne(stale));
+            replicas.add(StoreFixtures.startOne(store));
+            replicas.add(HazelcastClusterState.start(StoreFixtures.memberConfig(store), feed));
             StoreFixtures.awaitFormed(replicas);
             HazelcastClusterState current = replicas.get(0);
             HazelcastClusterState lagging = replicas.get(1);
             join(current.registerNode(inventory("n1", gpu("g0", 10, 8000))));
-            eventually(Duration.ofSeconds(10), () -> assertThat(lagging.node("n1")).isNotNull());
+            eventually(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
+            assertThat(lagging.node("n1")).as("not before its feed runs the event").isNull();
+            eventually(Duration.ofSeconds(10), () -> {
+                feed.runHeld();
+                assertThat(lagging.node("n1")).isNotNull();
+            });
 
             assertThat(join(current.reserve("n1", pod("a"), slice("g0", 6000), 0, Long.MAX_VALUE)).isReserved())
                     .isTrue();
+            eventually(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
 
             // the lagging replica still sees an idle card: deciding on it, it would over-commit ...
             assertThat(lagging.nodeState("n1").charges()).isEmpty();
             // ... but the processor re-checks the authoritative value
             assertThat(join(lagging.reserve("n1", pod("b"), slice("g0", 6000), 0, Long.MAX_VALUE)))
                     .isEqualTo(new ReserveOutcome.Refused());
-            eventually(Duration.ofSeconds(10), () ->
-                    assertThat(lagging.nodeState("n1").charges()).containsOnlyKeys("a"));
+            feed.runHeld();
+            assertThat(lagging.nodeState("n1").charges()).containsOnlyKeys("a");
         } finally {
             StoreFixtures.terminate(replicas);
         }

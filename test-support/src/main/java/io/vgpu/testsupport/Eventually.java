@@ -1,0 +1,35 @@
+package io.vgpu.testsupport;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** Waiting for a condition with a bound, for tests that watch something they cannot get an event from. */
+public final class Eventually {
+
+    private static final long POLL_MILLIS = 50;
+
+    private Eventually() {
+    }
+
+    /**
+     * Polls {@code condition} until it holds.
+     *
+     * @return how long it took until it first held
+     * @throws AssertionError when it did not hold within {@code bound}
+     */
+    public static Duration within(Duration bound, String what, BooleanSupplier condition) {
+        long start = System.nanoTime();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - start > bound.toNanos()) {
+                throw new AssertionError("not within " + bound.toSeconds() + " s: " + what);
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for: " + what, e);
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+}
