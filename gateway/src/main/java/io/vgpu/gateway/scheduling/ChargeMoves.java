@@ -23,7 +23,9 @@ import java.util.concurrent.CompletionStage;
  * pod's charge was; one live read of the pod says where it is now:
  * <pre>
  *   bound on N, the local view has it Bound on N already ──────────────► nothing to record
- *   otherwise: pod index ── empty or N ────────────────────────────────► record N
+ *   otherwise: pod index ── N, or empty and spec.nodeName = N ─────────► record N
+ *                        ├─ empty, not bound to N: live read, names L ─ L = N, unreadable ─► record N
+ *                        │                                            └─ other, none, gone ──► record nothing
  *                        └─ P ≠ N: live read, the pod names L ── L = N ─► record N, then release P
  *                                                             ├─ L = P ─► record nothing (a late observation)
  *                                                             ├─ other ─► record nothing, release P
@@ -32,6 +34,11 @@ import java.util.concurrent.CompletionStage;
  * </pre>
  * Informer events of one pod reach the owners of its old and new node at different times (the owners' watches lag
  * differently), so an observation may be older than what the shared state already holds; the live read orders them.
+ * An empty index is no proof of a first observation either: a pod filtered away from N, bound elsewhere and deleted
+ * there has had its entry removed, and a late observation of its version annotated for N would charge N for a pod
+ * nobody will delete there again (its delete releases the node it was last annotated for). So only an observation
+ * whose Binding landed on N ({@code spec.nodeName} = N, which never changes) is recorded unread; one of a bind in
+ * progress ({@code bind-phase} alone) is read live first. A re-list after a restart reads only such pods.
  * A charge is released only on a node the live pod no longer names: such a node holds either what an older
  * placement left, or a reservation whose filter has not annotated the pod yet, which its bind re-checks under the
  * capacity rule. A charge on the node the live pod names is never released here.
@@ -54,18 +61,46 @@ final class ChargeMoves {
     /**
      * Records {@code pod} observed bound on {@code node} with {@code allocation}, moving its charge (see above).
      *
+     * @param bindingLanded the observation shows the pod's Binding to {@code node} ({@code spec.nodeName}), not only
+     *                      its {@code bind-phase}
      * @return true when the shared state changed
      */
-    CompletionStage<Boolean> recordBound(String node, PodRef pod, PodAllocation allocation, PodKey key) {
+    CompletionStage<Boolean> recordBound(String node, PodRef pod, PodAllocation allocation, PodKey key,
+                                         boolean bindingLanded) {
         if (boundHereAlready(node, pod.uid(), allocation)) {
             // nothing to record; and when the local view lags a release (a filter moved the pod meanwhile), writing
             // would re-charge the old node: what released it is newer than this observation (the periodic resync
             // re-charges what is missing and still bound here)
             return CompletableFuture.completedFuture(false);
         }
-        return state.podNode(pod.uid()).thenCompose(previous -> previous.isEmpty() || previous.get().equals(node)
-                ? state.observeBound(node, pod, allocation)
-                : moved(node, previous.get(), pod, allocation, key));
+        return state.podNode(pod.uid()).thenCompose(previous -> {
+            if (previous.isPresent() && !previous.get().equals(node)) {
+                return moved(node, previous.get(), pod, allocation, key);
+            }
+            return previous.isPresent() || bindingLanded ? state.observeBound(node, pod, allocation)
+                    : unindexed(node, pod, allocation, key);
+        });
+    }
+
+    /**
+     * No pod index entry, and the observation shows a bind in progress on {@code node}, not a Binding: the first
+     * observation of that bind (recorded), or a late one of a pod released meanwhile (recorded nowhere). The live pod
+     * tells them apart; a pod that could not be read is recorded as observed.
+     */
+    private CompletionStage<Boolean> unindexed(String node, PodRef pod, PodAllocation allocation, PodKey key) {
+        return pods.readPod(key).thenCompose(live -> {
+            if (live.isEmpty()) {
+                return pods.isGone(key).thenCompose(gone -> gone ? CompletableFuture.completedFuture(false)
+                        : state.observeBound(node, pod, allocation));
+            }
+            Optional<String> now = chargedNode(live.get());
+            if (now.isPresent() && now.get().equals(node)) {
+                return state.observeBound(node, pod, allocation);
+            }
+            LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node,
+                    now.orElse("no node"));
+            return CompletableFuture.completedFuture(false);
+        });
     }
 
     private CompletionStage<Boolean> moved(String node, String previous, PodRef pod, PodAllocation allocation,

@@ -55,7 +55,8 @@ import java.util.function.Predicate;
  *   <li>node delete: forget the node;</li>
  *   <li>pod add/update: a pod with {@code spec.nodeName} or a {@code bind-phase} is charged as Bound
  *       (filter annotations alone never charge) on its {@code hami.io/vgpu-node}, and only there: a pod whose
- *       node moved has its older charge released ({@link ChargeMoves}); a finished pod releases its charge;</li>
+ *       node moved has its older charge released, and a late observation of a pod released meanwhile charges
+ *       nothing ({@link ChargeMoves}); a finished pod releases its charge;</li>
  *   <li>pod delete: release its charge.</li>
  * </ul>
  * Never blocks: every change is submitted and its outcome only logged. Pod changes pass an {@link IngestWindow}
@@ -327,7 +328,7 @@ public final class StateIngest implements ClusterEvents, LockReleases {
         if (bound && allocation != null && !pod.terminating()) {
             PodRef ref = new PodRef(spec.uid(), spec.namespace(), spec.name());
             return logFailure("observe bound " + pod.key(), window.submit(() -> moves.recordBound(node, ref,
-                    allocation, pod.key())));
+                    allocation, pod.key(), node.equals(pod.boundNode()))));
         }
         return CompletableFuture.completedFuture(null);
     }

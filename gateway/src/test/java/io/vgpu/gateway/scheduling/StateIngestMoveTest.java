@@ -144,6 +144,43 @@ class StateIngestMoveTest {
         eventually("nothing left on B either", () -> charge(replicas.get(1), nodeB, onA) == null);
     }
 
+    /**
+     * The CI chaos run on a560f59 (pod p-670, every replica's view: Bound on chaos-node-3, bound to chaos-node-0, for
+     * over 20 s): the bind on A failed after {@code bind-phase=allocating}, the pod was filtered onto B, bound there,
+     * ran and was deleted, and B's owner released it, which emptied the pod index. A's owner, whose watch lags, sees
+     * the pod's version annotated for A only then: with no index entry to compare, it must ask the API server before
+     * charging A (the pod is gone), or A holds a charge nobody releases until the periodic repair.
+     */
+    @Test
+    void aLateObservationAfterThePodWasReleasedElsewhereChargesNothing() {
+        ObservedPod onA = boundPod("released", nodeA);
+        ObservedPod onB = bindingLanded(boundPod("released", nodeB), nodeB);
+        api.put(onB.spec().uid(), onB);
+        await(ingests.get(1).ingestPod(onB));
+        eventually("charged on B, the pod index on B", () -> boundCharge(nodeB, onB) && indexed(onB, nodeB));
+        api.remove(onB.spec().uid());
+        ingests.get(1).podDeleted(onB);
+        eventually("released on B, the pod index empty", () -> charge(replicas.get(1), nodeB, onB) == null
+                && await(replicas.get(0).podNode(onB.spec().uid())).isEmpty());
+
+        await(ingests.get(0).ingestPod(onA));
+
+        NodeState authoritative = replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP)
+                .get(nodeA);
+        assertThat(authoritative.charge(onA.spec().uid())).as("a deleted pod re-charged by a late event").isNull();
+    }
+
+    /** A pod whose Binding was not made yet is charged where the live pod says once it is read (a re-list). */
+    @Test
+    void aFirstObservationOfAPodWhoseBindingIsNotMadeIsChargedWhereTheLivePodSays() {
+        ObservedPod onA = boundPod("unbound", nodeA);
+        api.put(onA.spec().uid(), onA);
+
+        await(ingests.get(0).ingestPod(onA));
+
+        eventually("charged on A", () -> boundCharge(nodeA, onA) && indexed(onA, nodeA));
+    }
+
     @Test
     void theRepairReleasesAChargeLeftOnANodeThePodNoLongerNames() {
         ObservedPod onB = boundPod("left", nodeB);
@@ -211,6 +248,14 @@ class StateIngestMoveTest {
         PodSpec spec = new PodSpec(name, "ns", "uid-" + name, "hami-scheduler", "", null, annotations, Map.of(),
                 List.of(), List.of());
         return new ObservedPod(spec, "Pending", false, true, "1");
+    }
+
+    /** {@code pod} after its Binding to {@code node} landed ({@code spec.nodeName} set). */
+    private static ObservedPod bindingLanded(ObservedPod pod, String node) {
+        PodSpec s = pod.spec();
+        return new ObservedPod(new PodSpec(s.name(), s.namespace(), s.uid(), s.schedulerName(), node,
+                s.runtimeClassName(), s.annotations(), s.labels(), s.initContainers(), s.containers()), "Pending",
+                false, true, "2");
     }
 
     /** The API server's side of the live reads: {@link #api}. */

@@ -169,10 +169,17 @@ final class ViewChecks {
             long since = twiceSince.computeIfAbsent(key, k -> now);
             if (quiet || now - since > allowed) {
                 violations.add("charged-twice", key, "view of " + replica.name() + ": pod " + name + " Bound on "
-                        + nodes + (placed.isEmpty() ? "" : " (bound to " + placed + ")") + " for " + (now - since)
+                        + nodes + (placed.isEmpty() ? "" : " (bound to " + placed + ")") + deleted(record, now)
+                        + " for " + (now - since)
                         + " ms" + (quiet ? " once the run is quiet" : " (bound " + allowed + " ms)"));
             }
         });
+    }
+
+    /** Says when the pod was deleted, if it was before the view: a charge its delete did not release. */
+    private static String deleted(PodRecord record, long now) {
+        return record != null && record.deletedAtMillis != 0 && record.deletedAtMillis < now
+                ? ", deleted " + (now - record.deletedAtMillis) + " ms before the view," : "";
     }
 
     private boolean isStale(GatewayReplica replica) {
