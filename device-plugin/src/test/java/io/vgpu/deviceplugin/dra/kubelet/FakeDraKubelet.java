@@ -33,9 +33,10 @@ import java.util.concurrent.TimeUnit;
  * Unix sockets: watches the plugin-watcher directory (inotify, as the kubelet's fsnotify), dials a
  * registration socket, calls GetInfo and NotifyRegistrationStatus with the kubelet's deadlines, then
  * dials the endpoint the plugin reported and calls the DRA service with the kubelet's 45 s deadline.
- * Authority {@code localhost}, as the kubelet dials (DEPENDENCIES.md pitfall 5).
+ * Authority {@code localhost}, as the kubelet dials (DEPENDENCIES.md pitfall 5). Public for the whole-agent
+ * test in {@code io.vgpu.deviceplugin} ({@code DraWiringEndToEndTest}).
  */
-final class FakeDraKubelet implements AutoCloseable {
+public final class FakeDraKubelet implements AutoCloseable {
 
     /** How often GetInfo is tried before registration counts as failed. */
     static final int GET_INFO_ATTEMPTS = 5;
@@ -47,7 +48,7 @@ final class FakeDraKubelet implements AutoCloseable {
     final BlockingQueue<Seen> appeared = new LinkedBlockingQueue<>();
 
     /** Starts watching {@code registryDir} (created when missing) for sockets. */
-    FakeDraKubelet(Path registryDir, Path draSocket) throws IOException {
+    public FakeDraKubelet(Path registryDir, Path draSocket) throws IOException {
         Files.createDirectories(registryDir);
         watcher = FileSystems.getDefault().newWatchService();
         registryDir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE);
@@ -71,7 +72,7 @@ final class FakeDraKubelet implements AutoCloseable {
     }
 
     /** The next socket that appeared, or null after {@code seconds}. */
-    Seen nextSocket(int seconds) throws InterruptedException {
+    public Seen nextSocket(int seconds) throws InterruptedException {
         return appeared.poll(seconds, TimeUnit.SECONDS);
     }
 
@@ -80,7 +81,7 @@ final class FakeDraKubelet implements AutoCloseable {
      * a call that misses it is tried again, as the kubelet's reconciler retries a failed registration
      * every second, at most {@value #GET_INFO_ATTEMPTS} times), then NotifyRegistrationStatus (5 s).
      */
-    PluginInfo register(Path registrationSocket, boolean accept, String error) throws InterruptedException {
+    public PluginInfo register(Path registrationSocket, boolean accept, String error) throws InterruptedException {
         ManagedChannel channel = dial(registrationSocket);
         try {
             awaitReady(channel, 10);
@@ -94,7 +95,7 @@ final class FakeDraKubelet implements AutoCloseable {
     }
 
     /** A connection to the DRA service at {@code endpoint}. */
-    Plugin connect(String endpoint) {
+    public Plugin connect(String endpoint) {
         return new Plugin(dial(Path.of(endpoint)));
     }
 
@@ -142,18 +143,18 @@ final class FakeDraKubelet implements AutoCloseable {
      * @param socket              its path
      * @param draSocketWasServing whether {@code dra.sock} existed when it appeared
      */
-    record Seen(Path socket, boolean draSocketWasServing) {
+    public record Seen(Path socket, boolean draSocketWasServing) {
     }
 
     /** The kubelet's connection to one DRA driver. */
-    static final class Plugin implements AutoCloseable {
+    public static final class Plugin implements AutoCloseable {
         final ManagedChannel channel;
 
         Plugin(ManagedChannel channel) {
             this.channel = channel;
         }
 
-        DRAPluginGrpc.DRAPluginBlockingStub v1() {
+        public DRAPluginGrpc.DRAPluginBlockingStub v1() {
             return DRAPluginGrpc.newBlockingStub(channel).withDeadlineAfter(45, TimeUnit.SECONDS);
         }
 
