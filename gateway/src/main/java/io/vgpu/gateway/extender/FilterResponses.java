@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.reason.NodeRejection;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Maps a {@link FilterDecision} to HAMi's exact {@code ExtenderFilterResult} shapes (spec §2.3, §9.7).
- * The one place where filter outcomes become wire JSON.
+ * The one place where filter outcomes become wire JSON, and where typed node rejections become HAMi's
+ * {@code FailedNodes} texts.
  */
 public final class FilterResponses {
 
@@ -33,7 +36,7 @@ public final class FilterResponses {
             return ExtenderFilterResult.error(f.message());
         }
         if (decision instanceof FilterDecision.NoFit n) {
-            return new ExtenderFilterResult(null, null, n.failedNodes(), null, "");
+            return new ExtenderFilterResult(null, null, failedNodes(n.rejected()), null, "");
         }
         return new ExtenderFilterResult(null, List.of(chosenNode), null, null, "");
     }
@@ -52,11 +55,22 @@ public final class FilterResponses {
             return ExtenderFilterResult.error(f.message());
         }
         if (decision instanceof FilterDecision.NoFit n) {
-            return new ExtenderFilterResult(null, null, n.failedNodes(), null, "");
+            return new ExtenderFilterResult(null, null, failedNodes(n.rejected()), null, "");
         }
         FilterDecision.Fits fits = (FilterDecision.Fits) decision;
         JsonNode best = nodeObjects.get(fits.best().node());
-        return new ExtenderFilterResult(nodeList(List.of(best.deepCopy())), null, fits.failedNodes(), null, "");
+        return new ExtenderFilterResult(nodeList(List.of(best.deepCopy())), null, failedNodes(fits.rejected()), null,
+                "");
+    }
+
+    /**
+     * {@code FailedNodes}: each node's rejection as HAMi's text. The one place the texts are made (each costs a few
+     * strings, and a no-fit over a large cluster lists every node).
+     */
+    static Map<String, String> failedNodes(Map<String, NodeRejection> rejected) {
+        Map<String, String> out = new LinkedHashMap<>(rejected.size() * 2);
+        rejected.forEach((node, rejection) -> out.put(node, rejection.hamiText()));
+        return out;
     }
 
     private static JsonNode nodeList(List<JsonNode> items) {

@@ -10,12 +10,13 @@ import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
-import io.vgpu.gateway.core.filter.RejectionReasons;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.ExtenderMetrics;
@@ -41,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,12 +53,6 @@ import java.util.concurrent.TimeUnit;
  * {@code FailedNodes}, never an exception.
  */
 public final class FilterService {
-
-    /** Reason given for a node whose reservation the shared state refused. */
-    public static final String RESERVATION_CONFLICT = "reservation conflict: capacity taken meanwhile";
-
-    /** Reason given to every node when the namespace's shared quota refuses the pod. */
-    public static final String QUOTA_EXCEEDED = "ResourceQuotaNotFit";
 
     private static final Logger LOG = LoggerFactory.getLogger(FilterService.class);
     /**
@@ -195,14 +191,14 @@ public final class FilterService {
             metrics.filterFailed(DecisionFailure.FILTER_INVALID);
             afterAnswer(() -> events.filteringError(key, f.message()));
         } else if (decision instanceof FilterDecision.NoFit n) {
-            afterAnswer(() -> events.filteringFailed(key, n.failedNodes(), requested));
-            return noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes())
+            afterAnswer(() -> events.filteringFailed(key, n.rejected(), requested));
+            return noFit(DecisionFailure.FILTER_NO_FIT, n.rejected())
                     .map(x -> FilterResponses.cacheMode(decision, nodeNames, null));
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
             return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
         }
-        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.failedNodes()), requested);
+        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.rejected()), requested);
     }
 
     private NodeView viewWithout(String name, String podUid, Optional<String> previous) {
@@ -216,7 +212,7 @@ public final class FilterService {
     }
 
     private Future<ExtenderFilterResult> reserveRanked(PodSpec pod, PodKey key, FilterDecision.Fits fits, int attempt,
-                                                       Map<String, String> failed, int requested) {
+                                                       Map<String, NodeRejection> failed, int requested) {
         Candidate candidate = fits.ranked().get(attempt);
         long now = clock.millis();
         long deadline = now + config.reservationTtl().toMillis();
@@ -224,7 +220,7 @@ public final class FilterService {
         return reserveQuota(pod, candidate, now, deadline)
                 .compose(quotaOk -> {
                     if (!quotaOk) {
-                        fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
+                        fits.ranked().forEach(c -> failed.put(c.node(), NodeReason.QUOTA_EXCEEDED));
                         afterAnswer(() -> events.filteringFailed(key, failed, requested));
                         return noFit(DecisionFailure.FILTER_QUOTA, failed)
                                 .map(x -> FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
@@ -239,7 +235,7 @@ public final class FilterService {
                                     return annotate(pod, key, keptBinding(candidate, bound.allocation()), fits,
                                             requested, false);
                                 }
-                                failed.put(candidate.node(), RESERVATION_CONFLICT);
+                                failed.put(candidate.node(), NodeReason.RESERVATION_CONFLICT);
                                 metrics.reserveConflict();
                                 int next = attempt + 1;
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
@@ -342,13 +338,15 @@ public final class FilterService {
     }
 
     /**
-     * Counts a filter that placed nothing, and its nodes by rejection reason (only then: it parses every text, off
-     * the event loop when there are many), before the answer is written.
+     * Counts a filter that placed nothing, and its nodes by rejection reason (only then: off the event loop when
+     * there are many), before the answer is written.
      */
-    private Future<Void> noFit(String reason, Map<String, String> failedNodes) {
+    private Future<Void> noFit(String reason, Map<String, NodeRejection> rejected) {
         metrics.filterFailed(reason);
-        return Stages.offLoopIf(failedNodes.size() > INLINE_REJECTED_NODES, () -> {
-            RejectionReasons.count(failedNodes).forEach(metrics::nodesRejected);
+        return Stages.offLoopIf(rejected.size() > INLINE_REJECTED_NODES, () -> {
+            Map<String, Integer> byLabel = new TreeMap<>();
+            rejected.values().forEach(r -> r.labels().forEach(label -> byLabel.merge(label, 1, Integer::sum)));
+            byLabel.forEach(metrics::nodesRejected);
             return null;
         });
     }
