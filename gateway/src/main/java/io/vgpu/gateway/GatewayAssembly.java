@@ -39,6 +39,7 @@ import io.vgpu.gateway.kube.KubeNodeLock;
 import io.vgpu.gateway.kube.KubePodWriter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
@@ -117,7 +118,12 @@ final class GatewayAssembly {
         HandshakeReconciler handshake = new HandshakeReconciler(api, clock, ZoneId.systemDefault());
 
         KubePodWriter podWriter = new KubePodWriter(api);
-        StateIngest ingest = new StateIngest(state, health(handshake), clock, podWriter);
+        SchedulingConfig scheduling = new SchedulingConfig(cluster.reservationTtl(),
+                SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
+                SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
+        NodeLocks locks = new NodeLocks(vertx, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()), scheduling,
+                clock, metrics::lockWait);
+        StateIngest ingest = new StateIngest(state, health(handshake), podWriter, locks);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
                 ingest,
@@ -132,15 +138,11 @@ final class GatewayAssembly {
             }
         }));
 
-        SchedulingConfig scheduling = new SchedulingConfig(cluster.reservationTtl(),
-                SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
-                SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
-        FilterService filter = new FilterService(new FilterDecider(new FilterConfig(config.nvidia(),
-                config.nodeSchedulerPolicy(), config.gpuSchedulerPolicy())), state, quotas, podWriter,
-                events, scheduling, clock, metrics);
-        BindService bind = new BindService(vertx, informers, state,
-                new KubeNodeLock(api, clock, ZoneId.systemDefault()), podWriter, events,
-                new RequestDeriver(config.nvidia()), scheduling, clock, ingest, metrics);
+        FilterDecider decider = new FilterDecider(new FilterConfig(config.nvidia(), config.nodeSchedulerPolicy(),
+                config.gpuSchedulerPolicy()));
+        FilterService filter = new FilterService(decider, state, quotas, podWriter, events, scheduling, clock);
+        BindService bind = new BindService(informers, state, locks, podWriter, events,
+                new RequestDeriver(config.nvidia()), scheduling, clock);
 
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods);
         prometheus.register(hami);
@@ -159,7 +161,9 @@ final class GatewayAssembly {
         });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
             state.sweepExpired(clock.millis());
-            ingest.releaseUnannotatedLocks(state::ownsNode, informers);
+            if (informers.hasSynced()) {
+                locks.sweep(state::ownsNode);
+            }
         });
         long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
@@ -186,7 +190,7 @@ final class GatewayAssembly {
             }
         };
         List<ApiRoute> routes = new ArrayList<>();
-        routes.add(route("/filter", config, metrics, new FilterHandler(filter, metrics), ExtenderRejections.filter(
+        routes.add(route("/filter", config, metrics, new FilterHandler(filter, decider, metrics), ExtenderRejections.filter(
                 ExtenderReplies.MAX_BODY_BYTES, metrics)));
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES, metrics)));

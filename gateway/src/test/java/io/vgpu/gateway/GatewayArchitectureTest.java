@@ -37,4 +37,15 @@ class GatewayArchitectureTest {
                 .because("dependencies point inward")
                 .check(GATEWAY);
     }
+
+    @Test
+    void schedulingSpeaksNoWire() {
+        noClasses().that().resideInAPackage("io.vgpu.gateway.scheduling..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.vertx.ext.web..", "io.vgpu.gateway.extender..", "io.vgpu.gateway.webhook..",
+                        "io.vgpu.gateway.http..", "io.vgpu.gateway.kube..", "io.vgpu.gateway.json..",
+                        "io.vgpu.gateway.simulate..", "io.vgpu.gateway")
+                .because("the services return protocol-free outcomes; the handlers decode, encode and count (issue 11)")
+                .check(GATEWAY);
+    }
 }

@@ -151,7 +151,7 @@ public final class Simulation {
             return "reservation refused";
         }
         if (decision instanceof FilterDecision.NoFit noFit) {
-            return FailureReasons.dominant(noFit.failedNodes());
+            return FailureReasons.dominantOf(noFit.rejected());
         }
         if (decision instanceof FilterDecision.Failed f) {
             return f.message();

@@ -1,5 +1,7 @@
 package io.vgpu.gateway.extender;
 
+import io.vgpu.gateway.scheduling.DecisionFailure;
+
 /**
  * Where the extender verbs record what they decided: latency by outcome, why a decision failed, how often the
  * shared state refused a reservation, and how long binds waited for a node lock. Thread-safe, never blocking.
@@ -32,8 +34,7 @@ public interface ExtenderMetrics {
     }
 
     /**
-     * One {@code /filter} that placed nothing, and why: one of the {@code FILTER_*} constants of
-     * {@code io.vgpu.gateway.scheduling.DecisionFailure}.
+     * One {@code /filter} that placed nothing, and why: a {@link DecisionFailure#label()} (the outcome's cause).
      */
     default void filterFailed(String reason) {
     }
@@ -45,7 +46,7 @@ public interface ExtenderMetrics {
     default void nodesRejected(String reason, int nodes) {
     }
 
-    /** One failed {@code /bind}, and why: one of the {@code BIND_*} constants of {@code DecisionFailure}. */
+    /** One failed {@code /bind}, and why: a {@link DecisionFailure#label()} (the refusal's cause). */
     default void bindFailed(String reason) {
     }
 

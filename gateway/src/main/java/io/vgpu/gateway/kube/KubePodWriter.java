@@ -1,7 +1,7 @@
 package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -42,16 +42,16 @@ public final class KubePodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
         return api.post(KubePaths.binding(pod.namespace(), pod.name()), bindingBody(pod, node), KubeApi.Priority.NORMAL)
                 .thenCompose(response -> {
                     if (response.ok()) {
-                        return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+                        return CompletableFuture.completedFuture(new BindingOutcome.Bound(false));
                     }
                     if (response.conflict()) {
                         return afterConflict(pod, node, response);
                     }
-                    return CompletableFuture.completedFuture(new BindOutcome.Failed(response.toWrite()));
+                    return CompletableFuture.completedFuture(new BindingOutcome.Failed(response.toWrite()));
                 });
     }
 
@@ -80,20 +80,20 @@ public final class KubePodWriter implements PodWriter {
     }
 
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */
-    private CompletionStage<BindOutcome> afterConflict(PodKey pod, String node, ApiResponse conflict) {
+    private CompletionStage<BindingOutcome> afterConflict(PodKey pod, String node, ApiResponse conflict) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
             String boundTo = current == null || current.getSpec() == null ? null : current.getSpec().getNodeName();
             boolean sameIncarnation = current != null && (pod.uid().isEmpty()
                     || pod.uid().equals(current.getMetadata().getUid()));
             if (boundTo == null || boundTo.isEmpty() || !sameIncarnation) {
-                return new BindOutcome.Failed(conflict.toWrite());
+                return new BindingOutcome.Failed(conflict.toWrite());
             }
             if (boundTo.equals(node)) {
                 LOG.debug("pod {} already bound to {}", pod, node);
-                return new BindOutcome.Bound(true);
+                return new BindingOutcome.Bound(true);
             }
-            return new BindOutcome.BoundElsewhere(boundTo, conflict.error());
+            return new BindingOutcome.BoundElsewhere(boundTo, conflict.error());
         });
     }
 

@@ -12,6 +12,9 @@ import io.vgpu.state.model.PodRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -42,6 +45,10 @@ import java.util.concurrent.CompletionStage;
  * A charge is released only on a node the live pod no longer names: such a node holds either what an older
  * placement left, or a reservation whose filter has not annotated the pod yet, which its bind re-checks under the
  * capacity rule. A charge on the node the live pod names is never released here.
+ *
+ * <p>{@link #releaseVanished} applies the same rule to a node's Bound charges during a resync: a charge whose pod the
+ * cache names elsewhere goes through the live read above; one whose pod the cache lacks is released when the API
+ * server says the pod is gone.
  *
  * <p>Moves are rare: a bound pod's normal life is recorded without the lookup (its bind's confirmation made it Bound
  * before the informer shows the bind), so the lookup and the live read cost nothing in the common case.
@@ -160,6 +167,41 @@ final class ChargeMoves {
         NodeState current = state.nodeState(node);
         PodCharge charge = current == null ? null : current.charge(uid);
         return charge instanceof PodCharge.Bound b && b.allocation().equals(allocation);
+    }
+
+    /**
+     * Bound charges on {@code node} that no pod accounts for: the cache does not hold the pod and the API says it is
+     * gone, or the cache names another node and so does a live read.
+     *
+     * @param cachedNodes the node each cached pod (by UID) is charged to ("" for none)
+     */
+    CompletionStage<?> releaseVanished(String node, Map<String, String> cachedNodes) {
+        NodeState current = state.nodeState(node);
+        if (current == null || !state.ownsNode(node)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        current.charges().forEach((uid, charge) -> {
+            if (!(charge instanceof PodCharge.Bound)) {
+                return; // reservations expire on their own
+            }
+            PodKey key = new PodKey(charge.podNamespace(), charge.podName(), uid);
+            String cachedNode = cachedNodes.get(uid);
+            if (cachedNode != null) {
+                if (!cachedNode.equals(node)) {
+                    releases.add(releaseIfMoved(node, key).toCompletableFuture());
+                }
+                return;
+            }
+            releases.add(pods.isGone(key).thenCompose(gone -> {
+                if (!gone) {
+                    return CompletableFuture.completedFuture(false);
+                }
+                LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key, node);
+                return state.release(node, uid);
+            }).toCompletableFuture());
+        });
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
 
     /** The node a pod is charged to: its {@code hami.io/vgpu-node} annotation (spec §8.1); empty when none. */

@@ -5,78 +5,67 @@ import io.vgpu.state.model.ClusterStateUnavailableException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Why a {@code /filter} or {@code /bind} decided nothing: a bounded set of reasons for the
- * {@code vgpu_filter_failures_total} and {@code vgpu_bind_failures_total} counters, carried through the bind's
- * {@code Future} chain as the failure itself (so that the text kube-scheduler sees stays HAMi's).
+ * Why a {@code /filter} or {@code /bind} placed or bound nothing: the bounded set of reasons the
+ * {@code vgpu_filter_failures_total} and {@code vgpu_bind_failures_total} counters are labelled with. Expected
+ * failures name one in their outcome ({@link FilterOutcome}, {@link BindOutcome}); an unexpected one gets
+ * {@link #of(Throwable)}.
  */
-public final class DecisionFailure extends RuntimeException {
+public enum DecisionFailure {
 
-    /** Every listed node was rejected (the rejected-nodes counter says why). */
-    public static final String FILTER_NO_FIT = "no_fit";
-    /** The namespace's ResourceQuota refused the pod in the shared quota map. */
-    public static final String FILTER_QUOTA = "quota_exceeded";
-    /** Every reservation attempt was refused by the shared state (capacity taken meanwhile). */
-    public static final String FILTER_CONFLICT = "reservation_conflict";
-    /** The request could not be decided (no pod, invalid requests or weights). */
-    public static final String FILTER_INVALID = "invalid_request";
-    /** The filter annotations could not be written to the pod; the reservation was undone. */
-    public static final String FILTER_ANNOTATE = "annotate_failed";
-
-    /** A name or the UID in the request is no valid Kubernetes name or UID (nothing was looked up). */
-    public static final String BIND_INVALID = "invalid_request";
-    /** The pod of that name has another UID: the one kube-scheduler bound is gone (nothing was changed). */
-    public static final String BIND_UID_MISMATCH = "uid_mismatch";
-    /** Neither the informer cache nor the API server knows the pod. */
-    public static final String BIND_POD_NOT_FOUND = "pod_not_found";
-    /** The node is not in the informer cache. */
-    public static final String BIND_NODE_NOT_FOUND = "node_not_found";
-    /** The pod is bound to another node already. */
-    public static final String BIND_BOUND_ELSEWHERE = "bound_elsewhere";
-    /** The shared state holds no reservation for the pod on that node (it was never filtered there). */
-    public static final String BIND_NO_RESERVATION = "no_reservation";
-    /** The reservation expired and its devices were taken meanwhile. */
-    public static final String BIND_EXPIRED = "reservation_expired";
-    /** The node has no registered devices in the shared state. */
-    public static final String BIND_NODE_UNREGISTERED = "node_unregistered";
-    /** The node lock was still held by another pod when the bounded wait ended. */
-    public static final String BIND_LOCK_TIMEOUT = "lock_timeout";
-    /** The node lock annotation could not be written. */
-    public static final String BIND_LOCK_FAILED = "lock_failed";
-    /** The bind-phase annotation could not be written. */
-    public static final String BIND_PHASE = "bind_phase_failed";
-    /** The API server refused the Binding. */
-    public static final String BIND_BINDING = "binding_failed";
-
-    /** The shared state did not answer in time (either verb). */
-    public static final String TIMEOUT = "timeout";
-    /** The shared state refused the call (no quorum, member shutting down). */
-    public static final String STATE_UNAVAILABLE = "state_unavailable";
+    /** Filter: every listed node was rejected (the rejected-nodes counter says why). */
+    NO_FIT("no_fit"),
+    /** Filter: the namespace's ResourceQuota refused the pod in the shared quota map. */
+    QUOTA_EXCEEDED("quota_exceeded"),
+    /** Filter: every reservation attempt was refused by the shared state (capacity taken meanwhile). */
+    RESERVATION_CONFLICT("reservation_conflict"),
+    /** Either verb: the request could not be decided (no pod, an invalid name, UID, request or weights). */
+    INVALID_REQUEST("invalid_request"),
+    /** Filter: the filter annotations could not be written to the pod; the reservation was undone. */
+    ANNOTATE_FAILED("annotate_failed"),
+    /** Bind: the pod of that name has another UID: the one kube-scheduler bound is gone (nothing was changed). */
+    UID_MISMATCH("uid_mismatch"),
+    /** Bind: neither the informer cache nor the API server knows the pod. */
+    POD_NOT_FOUND("pod_not_found"),
+    /** Bind: the node is not in the informer cache. */
+    NODE_NOT_FOUND("node_not_found"),
+    /** Bind: the pod is bound to another node already. */
+    BOUND_ELSEWHERE("bound_elsewhere"),
+    /** Bind: the shared state holds no reservation for the pod on that node (it was never filtered there). */
+    NO_RESERVATION("no_reservation"),
+    /** Bind: the reservation expired and its devices were taken meanwhile. */
+    RESERVATION_EXPIRED("reservation_expired"),
+    /** Bind: the node has no registered devices in the shared state. */
+    NODE_UNREGISTERED("node_unregistered"),
+    /** Bind: the node lock was still held by another pod when the bounded wait ended. */
+    LOCK_TIMEOUT("lock_timeout"),
+    /** Bind: the node lock annotation could not be written. */
+    LOCK_FAILED("lock_failed"),
+    /** Bind: the bind-phase annotation could not be written. */
+    BIND_PHASE_FAILED("bind_phase_failed"),
+    /** Bind: the API server refused the Binding. */
+    BINDING_FAILED("binding_failed"),
+    /** Either verb: the shared state or the API server did not answer in time. */
+    TIMEOUT("timeout"),
+    /** Either verb: the shared state refused the call (no quorum, member shutting down). */
+    STATE_UNAVAILABLE("state_unavailable"),
     /** Anything else. */
-    public static final String ERROR = "error";
+    ERROR("error");
 
-    private final String reason;
+    private final String label;
 
-    /**
-     * @param reason  one of the constants
-     * @param message the text kube-scheduler receives in {@code Error}
-     */
-    public DecisionFailure(String reason, String message) {
-        super(message, null, false, false);
-        this.reason = reason;
+    DecisionFailure(String label) {
+        this.label = label;
     }
 
-    /** The reason constant. */
-    public String reason() {
-        return reason;
+    /** The metric label. */
+    public String label() {
+        return label;
     }
 
-    /** The reason of any failure of a decision's chain. */
-    public static String reasonOf(Throwable failure) {
+    /** The reason of an unexpected failure of a decision's chain: a timeout, an unavailable state, or an error. */
+    public static DecisionFailure of(Throwable failure) {
         Throwable cause = failure;
         while (cause != null) {
-            if (cause instanceof DecisionFailure d) {
-                return d.reason();
-            }
             if (cause instanceof ClusterStateUnavailableException) {
                 return STATE_UNAVAILABLE;
             }
@@ -86,5 +75,11 @@ public final class DecisionFailure extends RuntimeException {
             cause = cause.getCause() == cause ? null : cause.getCause();
         }
         return ERROR;
+    }
+
+    /** The text kube-scheduler receives for an unexpected failure: its message, else its cause's, else its type. */
+    static String message(Throwable e) {
+        Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     }
 }

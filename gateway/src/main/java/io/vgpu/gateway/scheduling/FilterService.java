@@ -1,6 +1,5 @@
 package io.vgpu.gateway.scheduling;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -10,33 +9,24 @@ import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
-import io.vgpu.gateway.core.filter.RejectionReasons;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.extender.ExtenderArgs;
-import io.vgpu.gateway.extender.ExtenderFilterResult;
-import io.vgpu.gateway.extender.ExtenderMetrics;
-import io.vgpu.gateway.extender.FilterResponses;
-import io.vgpu.gateway.json.GoFields;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
-import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
-import io.vgpu.state.model.QuotaOutcome;
-import io.vgpu.state.model.QuotaState;
 import io.vgpu.state.model.ReserveOutcome;
-import io.vgpu.state.model.UsageAccounting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,19 +34,25 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code /filter} verb (spec §9, DESIGN.md §3 "Optimistic filter"): decide on the local snapshot,
- * reserve the best node with one atomic entry processor, patch the pod's HAMi annotations, then answer.
- * A refused reservation (another replica won the race) moves on to the next-best node, up to
- * {@link SchedulingConfig#reserveAttempts()}. Every expected failure is an answer with {@code Error} or
- * {@code FailedNodes}, never an exception.
+ * The {@code /filter} verb (spec §9, DESIGN.md §3 "Optimistic filter"): decide on the local snapshot, reserve the best
+ * node with one atomic entry processor (the namespace's quota first, {@link QuotaReservations}), patch the pod's HAMi
+ * annotations, then answer. A refused reservation (another replica won the race) moves on to the next-best node, up
+ * to {@link SchedulingConfig#reserveAttempts()}.
+ * <pre>
+ *   identity valid? ── no ──► Failed(INVALID_REQUEST)
+ *   decide ── no GPU request ──► PassThrough      ── bad weights ──► Failed      ── nothing fits ──► NoFit(NO_FIT)
+ *      │ ranked fits
+ *      ▼
+ *   quota ── refused ──► NoFit(QUOTA_EXCEEDED)
+ *   reserve ranked[i] ── refused ──► i+1 while attempts last, else NoFit(RESERVATION_CONFLICT), quota released
+ *      │ reserved (or bound there already)
+ *      ▼
+ *   annotate ── failed ──► the reservation and quota undone, Failed(ANNOTATE_FAILED) ── ok ──► Placed(node)
+ * </pre>
+ * Events (FilteringSucceed, FilteringFailed) are written beside the answer. The future never fails: an unexpected
+ * failure is a {@link FilterOutcome.Failed} with its cause.
  */
 public final class FilterService {
-
-    /** Reason given for a node whose reservation the shared state refused. */
-    public static final String RESERVATION_CONFLICT = "reservation conflict: capacity taken meanwhile";
-
-    /** Reason given to every node when the namespace's shared quota refuses the pod. */
-    public static final String QUOTA_EXCEEDED = "ResourceQuotaNotFit";
 
     private static final Logger LOG = LoggerFactory.getLogger(FilterService.class);
     /**
@@ -64,17 +60,15 @@ public final class FilterService {
      * one-container pod over 4,096 nodes); larger ones on a worker, so that no request holds the loop for long.
      */
     private static final long INLINE_DECISION_PAIRS = 4_096;
-    /** Rejection texts of at most this many nodes are counted on the event loop. */
-    private static final int INLINE_REJECTED_NODES = 1_024;
 
     private final FilterDecider decider;
     private final ClusterState state;
     private final QuotaBook quotas;
+    private final QuotaReservations quotaReservations;
     private final PodWriter pods;
     private final EventSink events;
     private final SchedulingConfig config;
     private final Clock clock;
-    private final ExtenderMetrics metrics;
 
     /**
      * @param decider the pure filter decision
@@ -87,51 +81,40 @@ public final class FilterService {
      */
     public FilterService(FilterDecider decider, ClusterState state, QuotaBook quotas, PodWriter pods,
                          EventSink events, SchedulingConfig config, Clock clock) {
-        this(decider, state, quotas, pods, events, config, clock, ExtenderMetrics.NONE);
-    }
-
-    /** As above, counting refused reservations in {@code metrics}. */
-    public FilterService(FilterDecider decider, ClusterState state, QuotaBook quotas, PodWriter pods,
-                         EventSink events, SchedulingConfig config, Clock clock, ExtenderMetrics metrics) {
-        this.metrics = metrics;
         this.decider = decider;
         this.state = state;
         this.quotas = quotas;
+        this.quotaReservations = new QuotaReservations(state, config);
         this.pods = pods;
         this.events = events;
         this.config = config;
         this.clock = clock;
     }
 
-    /** Answers one filter request. The future never fails. */
-    public Future<ExtenderFilterResult> filter(ExtenderArgs args) {
+    /**
+     * Decides where {@code pod} goes among {@code nodeNames} (kube-scheduler's {@code NodeNames}: the nodes it found
+     * feasible; null is treated as none), reserves it there and annotates it. The future never fails.
+     */
+    public Future<FilterOutcome> filter(PodSpec pod, List<String> nodeNames) {
         try {
-            if (args.pod() == null) {
-                metrics.filterFailed(DecisionFailure.FILTER_INVALID);
-                return Future.succeededFuture(ExtenderFilterResult.error("extender args missing pod"));
-            }
-            if (args.simulationMode()) {
-                return Stages.offLoop(() -> simulate(args));
-            }
-            PodSpec pod = args.pod();
             String invalid = invalidIdentity(pod);
             if (invalid != null) {
                 // names no pod that can exist: nothing to reserve, annotate or report an Event on
                 LOG.warn("filter refused: {}", invalid);
-                metrics.filterFailed(DecisionFailure.FILTER_INVALID);
-                return Future.succeededFuture(ExtenderFilterResult.error(invalid));
+                return Future.succeededFuture(new FilterOutcome.Failed(invalid, DecisionFailure.INVALID_REQUEST, 0));
             }
+            Call call = new Call(pod, nodeNames);
             return previousNode(pod)
-                    .compose(previous -> decideAndReserve(pod, args.nodeNames(), previous))
+                    .compose(previous -> decideAndReserve(call, previous))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
-                        metrics.filterFailed(DecisionFailure.reasonOf(e));
-                        return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
+                        return Future.succeededFuture(new FilterOutcome.Failed(DecisionFailure.message(e),
+                                DecisionFailure.of(e), call.conflicts));
                     });
         } catch (RuntimeException e) {
             LOG.error("filter failed unexpectedly", e);
-            metrics.filterFailed(DecisionFailure.ERROR);
-            return Future.succeededFuture(ExtenderFilterResult.error(message(e)));
+            return Future.succeededFuture(new FilterOutcome.Failed(DecisionFailure.message(e), DecisionFailure.ERROR,
+                    0));
         }
     }
 
@@ -142,20 +125,6 @@ public final class FilterService {
     static String invalidIdentity(PodSpec pod) {
         return KubeIdentity.podProblem("Pod metadata.namespace", pod.namespace(), "Pod metadata.name", pod.name(),
                 "Pod metadata.uid", pod.uid());
-    }
-
-    private ExtenderFilterResult simulate(ExtenderArgs args) {
-        Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
-        args.nodes().forEach((name, node) -> {
-            Map<String, String> a = new LinkedHashMap<>();
-            JsonNode meta = node.isObject() ? GoFields.get(node, "metadata") : null;
-            JsonNode given = meta != null && meta.isObject() ? GoFields.get(meta, "annotations") : null;
-            if (given != null && given.isObject()) {
-                given.properties().forEach(f -> a.put(f.getKey(), f.getValue().asText()));
-            }
-            annotations.put(name, a);
-        });
-        return FilterResponses.simulationMode(decider.decideSimulation(args.pod(), annotations), args.nodes());
     }
 
     /**
@@ -176,33 +145,29 @@ public final class FilterService {
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private Future<ExtenderFilterResult> decideAndReserve(PodSpec pod, List<String> nodeNames,
-                                                          Optional<String> previous) {
+    private Future<FilterOutcome> decideAndReserve(Call call, Optional<String> previous) {
         // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2); the decision's cost
         // grows with containers x nodes, so a large one runs off the event loop
-        long pairs = (long) (pod.containers().size() + pod.initContainers().size())
-                * Math.max(1, nodeNames == null ? 0 : nodeNames.size());
-        return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, nodeNames,
+        PodSpec pod = call.pod;
+        long pairs = (long) (pod.containers().size() + pod.initContainers().size()) * Math.max(1, call.requested);
+        return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, call.nodeNames,
                         name -> viewWithout(name, pod.uid(), previous), quotas))
-                .compose(decision -> reserveDecided(pod, nodeNames, previous, decision));
+                .compose(decision -> reserveDecided(call, decision));
     }
 
-    private Future<ExtenderFilterResult> reserveDecided(PodSpec pod, List<String> nodeNames,
-                                                        Optional<String> previous, FilterDecision decision) {
-        PodKey key = new PodKey(pod.namespace(), pod.name(), pod.uid());
-        int requested = nodeNames == null ? 0 : nodeNames.size();
+    private Future<FilterOutcome> reserveDecided(Call call, FilterDecision decision) {
         if (decision instanceof FilterDecision.Failed f) {
-            metrics.filterFailed(DecisionFailure.FILTER_INVALID);
-            afterAnswer(() -> events.filteringError(key, f.message()));
-        } else if (decision instanceof FilterDecision.NoFit n) {
-            afterAnswer(() -> events.filteringFailed(key, n.failedNodes(), requested));
-            return noFit(DecisionFailure.FILTER_NO_FIT, n.failedNodes())
-                    .map(x -> FilterResponses.cacheMode(decision, nodeNames, null));
+            afterAnswer(() -> events.filteringError(call.key, f.message()));
+            return Future.succeededFuture(new FilterOutcome.Failed(f.message(), DecisionFailure.INVALID_REQUEST, 0));
+        }
+        if (decision instanceof FilterDecision.NoFit n) {
+            afterAnswer(() -> events.filteringFailed(call.key, n.rejected(), call.requested));
+            return Future.succeededFuture(new FilterOutcome.NoFit(n.rejected(), DecisionFailure.NO_FIT, 0));
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
-            return Future.succeededFuture(FilterResponses.cacheMode(decision, nodeNames, null));
+            return Future.succeededFuture(new FilterOutcome.PassThrough());
         }
-        return reserveRanked(pod, key, fits, 0, new LinkedHashMap<>(fits.failedNodes()), requested);
+        return reserveRanked(call, fits, 0, new LinkedHashMap<>(fits.rejected()));
     }
 
     private NodeView viewWithout(String name, String podUid, Optional<String> previous) {
@@ -215,72 +180,43 @@ public final class FilterService {
                 : new NodeView(name, node.usageWithout(podUid), view.annotations(), view.pairScores());
     }
 
-    private Future<ExtenderFilterResult> reserveRanked(PodSpec pod, PodKey key, FilterDecision.Fits fits, int attempt,
-                                                       Map<String, String> failed, int requested) {
+    private Future<FilterOutcome> reserveRanked(Call call, FilterDecision.Fits fits, int attempt,
+                                                Map<String, NodeRejection> failed) {
         Candidate candidate = fits.ranked().get(attempt);
         long now = clock.millis();
         long deadline = now + config.reservationTtl().toMillis();
-        PodRef ref = new PodRef(pod.uid(), pod.namespace(), pod.name());
-        return reserveQuota(pod, candidate, now, deadline)
+        PodSpec pod = call.pod;
+        return quotaReservations.reserve(pod, candidate, now, deadline)
                 .compose(quotaOk -> {
                     if (!quotaOk) {
-                        fits.ranked().forEach(c -> failed.put(c.node(), QUOTA_EXCEEDED));
-                        afterAnswer(() -> events.filteringFailed(key, failed, requested));
-                        return noFit(DecisionFailure.FILTER_QUOTA, failed)
-                                .map(x -> FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                        fits.ranked().forEach(c -> failed.put(c.node(), NodeReason.QUOTA_EXCEEDED));
+                        return noFit(call, failed, DecisionFailure.QUOTA_EXCEEDED);
                     }
+                    PodRef ref = new PodRef(pod.uid(), pod.namespace(), pod.name());
                     return Stages.onContext(state.reserve(candidate.node(), ref, candidate.allocation(), now, deadline))
                             .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                             .compose(outcome -> {
                                 if (outcome instanceof ReserveOutcome.Reserved) {
-                                    return annotate(pod, key, candidate, fits, requested, true);
+                                    return annotate(call, candidate, fits, true);
                                 }
                                 if (outcome instanceof ReserveOutcome.AlreadyBound bound) {
-                                    return annotate(pod, key, keptBinding(candidate, bound.allocation()), fits,
-                                            requested, false);
+                                    return annotate(call, keptBinding(candidate, bound.allocation()), fits, false);
                                 }
-                                failed.put(candidate.node(), RESERVATION_CONFLICT);
-                                metrics.reserveConflict();
+                                failed.put(candidate.node(), NodeReason.RESERVATION_CONFLICT);
+                                call.conflicts++;
                                 int next = attempt + 1;
                                 if (next < Math.min(config.reserveAttempts(), fits.ranked().size())) {
-                                    return reserveRanked(pod, key, fits, next, failed, requested);
+                                    return reserveRanked(call, fits, next, failed);
                                 }
-                                afterAnswer(() -> events.filteringFailed(key, failed, requested));
-                                return noFit(DecisionFailure.FILTER_CONFLICT, failed)
-                                        .compose(x -> releaseQuota(pod)).map(x ->
-                                        FilterResponses.cacheMode(new FilterDecision.NoFit(failed), null, null));
+                                return quotaReservations.release(pod)
+                                        .compose(x -> noFit(call, failed, DecisionFailure.RESERVATION_CONFLICT));
                             });
                 });
     }
 
-    /**
-     * DESIGN.md §3 "Quota": the namespace's charge is reserved in the shared quota map before the node,
-     * so that replicas deciding for one namespace at once cannot exceed its quota together. Only
-     * namespaces with a ResourceQuota limit pay this extra hop.
-     *
-     * @return false when the namespace's quota refuses the pod
-     */
-    private Future<Boolean> reserveQuota(PodSpec pod, Candidate candidate, long now, long deadline) {
-        if (!quotaLimited(pod.namespace())) {
-            return Future.succeededFuture(true);
-        }
-        List<DeviceGrant> grants = candidate.allocation().grants();
-        return Stages.onContext(state.reserveQuota(pod.namespace(), pod.uid(), UsageAccounting.totalMem(grants),
-                        UsageAccounting.totalCores(grants), now, deadline))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .map(outcome -> outcome instanceof QuotaOutcome.Reserved);
-    }
-
-    private Future<Void> releaseQuota(PodSpec pod) {
-        if (!quotaLimited(pod.namespace())) {
-            return Future.succeededFuture();
-        }
-        return Stages.onContext(state.releaseQuota(pod.namespace(), pod.uid())).otherwiseEmpty().mapEmpty();
-    }
-
-    private boolean quotaLimited(String namespace) {
-        QuotaState q = state.quota(namespace);
-        return q != null && !q.limits().none();
+    private Future<FilterOutcome> noFit(Call call, Map<String, NodeRejection> failed, DecisionFailure cause) {
+        afterAnswer(() -> events.filteringFailed(call.key, failed, call.requested));
+        return Future.succeededFuture(new FilterOutcome.NoFit(failed, cause, call.conflicts));
     }
 
     /**
@@ -302,25 +238,27 @@ public final class FilterService {
      * Writes the HAMi annotations before answering (the durable record); on failure undoes the reservation this
      * filter made ({@code undoOnFailure}; a binding found in place is left to the pod's next decision).
      */
-    private Future<ExtenderFilterResult> annotate(PodSpec pod, PodKey key, Candidate chosen, FilterDecision.Fits fits,
-                                                  int requested, boolean undoOnFailure) {
+    private Future<FilterOutcome> annotate(Call call, Candidate chosen, FilterDecision.Fits fits,
+                                           boolean undoOnFailure) {
+        PodSpec pod = call.pod;
         Map<String, String> annotations = FilterAnnotations.annotations(chosen, clock.millis() / 1000);
-        return Stages.onContext(pods.patchFilterAnnotations(key, annotations, FilterAnnotations.labels(chosen)))
+        return Stages.onContext(pods.patchFilterAnnotations(call.key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
                     if (!write.ok()) {
-                        metrics.filterFailed(DecisionFailure.FILTER_ANNOTATE);
                         Future<Boolean> undo = undoOnFailure ? Stages.onContext(state.release(chosen.node(), pod.uid()))
                                 : Future.succeededFuture(false);
                         return undo
                                 .otherwiseEmpty()
-                                .compose(x -> releaseQuota(pod))
-                                .map(x -> ExtenderFilterResult.error("failed to annotate pod " + pod.namespace() + "/"
-                                        + pod.name() + ": " + write.message()));
+                                .compose(x -> quotaReservations.release(pod))
+                                .map(x -> new FilterOutcome.Failed("failed to annotate pod " + pod.namespace() + "/"
+                                        + pod.name() + ": " + write.message(), DecisionFailure.ANNOTATE_FAILED,
+                                        call.conflicts));
                     }
-                    afterAnswer(() -> events.filteringSucceeded(key, chosen.node(), requested, ranking(fits)));
+                    afterAnswer(() -> events.filteringSucceeded(call.key, chosen.node(), call.requested,
+                            fits.ranked().stream().map(c -> new ScoredNode(c.node(), c.score())).toList()));
                     LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
-                            fits.ranked().size(), requested, chosen.node());
-                    return Future.succeededFuture(FilterResponses.cacheMode(fits, null, chosen.node()));
+                            fits.ranked().size(), call.requested, chosen.node());
+                    return Future.succeededFuture(new FilterOutcome.Placed(chosen.node(), call.conflicts));
                 });
     }
 
@@ -341,26 +279,19 @@ public final class FilterService {
         }
     }
 
-    /**
-     * Counts a filter that placed nothing, and its nodes by rejection reason (only then: it parses every text, off
-     * the event loop when there are many), before the answer is written.
-     */
-    private Future<Void> noFit(String reason, Map<String, String> failedNodes) {
-        metrics.filterFailed(reason);
-        return Stages.offLoopIf(failedNodes.size() > INLINE_REJECTED_NODES, () -> {
-            RejectionReasons.count(failedNodes).forEach(metrics::nodesRejected);
-            return null;
-        });
-    }
+    /** One filter call: the pod, its candidates, and the reservations refused so far (touched on one context). */
+    private static final class Call {
+        final PodSpec pod;
+        final PodKey key;
+        final List<String> nodeNames;
+        final int requested;
+        int conflicts;
 
-    private static List<ScoredNode> ranking(FilterDecision.Fits fits) {
-        List<ScoredNode> out = new ArrayList<>(fits.ranked().size());
-        fits.ranked().forEach(c -> out.add(new ScoredNode(c.node(), c.score())));
-        return out;
-    }
-
-    static String message(Throwable e) {
-        Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
-        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        Call(PodSpec pod, List<String> nodeNames) {
+            this.pod = pod;
+            this.key = new PodKey(pod.namespace(), pod.name(), pod.uid());
+            this.nodeNames = nodeNames;
+            this.requested = nodeNames == null ? 0 : nodeNames.size();
+        }
     }
 }

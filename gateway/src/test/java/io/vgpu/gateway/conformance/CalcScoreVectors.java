@@ -65,7 +65,7 @@ public final class CalcScoreVectors implements VectorFamily {
             if (verdict instanceof NodeVerdict.Fits f) {
                 fits.put(node.getKey(), f);
             } else {
-                failed.put(node.getKey(), ((NodeVerdict.Unschedulable) verdict).reason());
+                failed.put(node.getKey(), ((NodeVerdict.Unschedulable) verdict).rejection().hamiText());
             }
         }
 

@@ -15,6 +15,8 @@ import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.FilterResponses;
+import io.vgpu.gateway.scheduling.DecisionFailure;
+import io.vgpu.gateway.scheduling.FilterOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.GpuDevice;
@@ -84,8 +86,7 @@ public final class FilterE2eVectors implements VectorFamily {
                 }
             });
             decision = decider.decide(pod, args.path("NodeNames").isNull() ? null : names, views::get, quotas);
-            String chosen = decision instanceof FilterDecision.Fits f ? f.best().node() : null;
-            result = FilterResponses.cacheMode(decision, names, chosen);
+            result = FilterResponses.cacheMode(outcome(decision), names);
         }
 
         JsonNode actual = VectorJson.MAPPER.valueToTree(result);
@@ -143,5 +144,18 @@ public final class FilterE2eVectors implements VectorFamily {
         ObjectNode ann = meta.putObject("annotations");
         annotations.forEach(ann::put);
         return node;
+    }
+
+    /** What FilterService makes of a decision when the best node's reservation and annotation succeed. */
+    private static FilterOutcome outcome(FilterDecision decision) {
+        if (decision instanceof FilterDecision.Fits f) {
+            return new FilterOutcome.Placed(f.best().node(), 0);
+        }
+        if (decision instanceof FilterDecision.NoFit n) {
+            return new FilterOutcome.NoFit(n.rejected(), DecisionFailure.NO_FIT, 0);
+        }
+        return decision instanceof FilterDecision.Failed f
+                ? new FilterOutcome.Failed(f.message(), DecisionFailure.INVALID_REQUEST, 0)
+                : new FilterOutcome.PassThrough();
     }
 }

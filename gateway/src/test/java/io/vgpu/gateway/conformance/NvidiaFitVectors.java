@@ -54,7 +54,7 @@ public final class NvidiaFitVectors implements VectorFamily {
                             || expect.path("devices_any_order").asBoolean(false), m);
         }
         if (expect.has("reason")) {
-            m.expect("reason", expect.path("reason").asText(), result.reason());
+            m.expect("reason", expect.path("reason").asText(), result.fit() ? "" : result.rejection().hamiText());
         }
         return m.list();
     }

@@ -4,8 +4,12 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.port.PodKey;
-import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.port.SchedulerEvent;
+import io.vgpu.gateway.core.port.ScoredNode;
+import io.vgpu.gateway.core.reason.DeviceRejection;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
+import io.vgpu.state.model.FitReason;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -75,10 +79,10 @@ class KubeEventRecorderTest {
 
     @Test
     void filteringFailedWritesOneEventPerReasonWordAndTheSummary() {
-        Map<String, String> failed = new LinkedHashMap<>();
-        failed.put("n2", "1/1 CardInsufficientMemory");
-        failed.put("n1", "2/2 CardInsufficientMemory, 1/2 CardNotHealth");
-        failed.put("n3", "node unregistered");
+        Map<String, NodeRejection> failed = new LinkedHashMap<>();
+        failed.put("n2", new DeviceRejection(Map.of(FitReason.CardInsufficientMemory, 1), 1));
+        failed.put("n1", new DeviceRejection(Map.of(FitReason.CardInsufficientMemory, 2, FitReason.CardNotHealth, 1), 2));
+        failed.put("n3", NodeReason.NODE_UNREGISTERED);
 
         recorder.filteringFailed(pod, failed, 3);
 

@@ -2,7 +2,7 @@ package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -99,9 +99,9 @@ class KubePodWriterTest {
     void bindPostsTheBindingSubresourceWithTheUid() {
         PodKey key = create("p");
 
-        BindOutcome outcome = await(writer.bind(key, "n1"));
+        BindingOutcome outcome = await(writer.bind(key, "n1"));
 
-        assertThat(outcome).isEqualTo(new BindOutcome.Bound(false));
+        assertThat(outcome).isEqualTo(new BindingOutcome.Bound(false));
         assertThat(server.bindings(ns)).containsExactly(new MockApiServer.BindingRequest(ns, "p", key.uid(), "n1", 201));
         assertThat(server.requests("POST", KubePaths.binding(ns, "p")).get(0).body()).isEqualTo(
                 "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\",\"namespace\":\"" + ns
@@ -117,7 +117,7 @@ class KubePodWriterTest {
         server.failNext("POST", KubePaths.binding(ns, "p"), 409,
                 "Operation cannot be fulfilled on pods/binding \"p\": pod p is already assigned to node \"n1\"");
 
-        assertThat(await(writer.bind(key, "n1"))).isEqualTo(new BindOutcome.Bound(true));
+        assertThat(await(writer.bind(key, "n1"))).isEqualTo(new BindingOutcome.Bound(true));
     }
 
     @Test
@@ -125,9 +125,9 @@ class KubePodWriterTest {
         PodKey key = create("p");
         await(writer.bind(key, "n1"));
 
-        BindOutcome outcome = await(writer.bind(key, "n2"));
+        BindingOutcome outcome = await(writer.bind(key, "n2"));
 
-        assertThat(outcome).isInstanceOfSatisfying(BindOutcome.BoundElsewhere.class, e -> {
+        assertThat(outcome).isInstanceOfSatisfying(BindingOutcome.BoundElsewhere.class, e -> {
             assertThat(e.node()).isEqualTo("n1");
             assertThat(e.message()).contains("already assigned to node \"n1\"");
         });
@@ -139,19 +139,19 @@ class KubePodWriterTest {
         PodKey key = create("p");
         server.loseNextResponse("POST", KubePaths.binding(ns, "p"));
 
-        BindOutcome lost = await(writer.bind(key, "n1"));
-        BindOutcome retried = await(writer.bind(key, "n1"));
+        BindingOutcome lost = await(writer.bind(key, "n1"));
+        BindingOutcome retried = await(writer.bind(key, "n1"));
 
-        assertThat(lost).isInstanceOf(BindOutcome.Failed.class);
+        assertThat(lost).isInstanceOf(BindingOutcome.Failed.class);
         assertThat(retried.ok()).isTrue();
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isEqualTo("n1");
     }
 
     @Test
     void bindingAMissingPodFails() {
-        BindOutcome outcome = await(writer.bind(new PodKey(ns, "ghost", "u"), "n1"));
+        BindingOutcome outcome = await(writer.bind(new PodKey(ns, "ghost", "u"), "n1"));
 
-        assertThat(outcome).isInstanceOf(BindOutcome.Failed.class);
+        assertThat(outcome).isInstanceOf(BindingOutcome.Failed.class);
         assertThat(outcome.message()).isEqualTo("pods \"ghost\" not found");
     }
 
@@ -159,9 +159,9 @@ class KubePodWriterTest {
     void bindingARecreatedPodOfTheSameNameFails() {
         create("p");
 
-        BindOutcome outcome = await(writer.bind(new PodKey(ns, "p", "uid-of-an-older-pod"), "n1"));
+        BindingOutcome outcome = await(writer.bind(new PodKey(ns, "p", "uid-of-an-older-pod"), "n1"));
 
-        assertThat(outcome).isInstanceOf(BindOutcome.Failed.class);
+        assertThat(outcome).isInstanceOf(BindingOutcome.Failed.class);
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isNull();
     }
 

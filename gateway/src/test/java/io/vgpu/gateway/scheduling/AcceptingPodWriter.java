@@ -1,6 +1,6 @@
 package io.vgpu.gateway.scheduling;
 
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -34,8 +34,8 @@ final class AcceptingPodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
-        return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+        return CompletableFuture.completedFuture(new BindingOutcome.Bound(false));
     }
 
     @Override

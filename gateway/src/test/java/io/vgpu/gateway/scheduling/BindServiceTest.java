@@ -3,24 +3,19 @@ package io.vgpu.gateway.scheduling;
 import io.vertx.core.Vertx;
 import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.nodelock.PodRef;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.LockOutcome;
-import io.vgpu.gateway.core.port.NodeLockPort;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.ReleaseOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
-import io.vgpu.gateway.extender.ExtenderBindingArgs;
-import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLockCodec;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
@@ -32,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -85,9 +79,9 @@ class BindServiceTest {
         writes.livePod = pod;
         writes.liveNode = NODE;
 
-        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(result).isEqualTo(BindOutcome.BOUND);
         assertThat(locks).isEmpty();
         assertThat(writes.bindPhases).isZero();
         assertThat(writes.bindings).isZero();
@@ -101,9 +95,9 @@ class BindServiceTest {
         writes.livePod = pod;
         writes.liveNode = ""; // the Binding never landed
 
-        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(result).isEqualTo(BindOutcome.BOUND);
         assertThat(locks).containsExactly(NODE);
         assertThat(writes.bindPhases).isEqualTo(1);
         assertThat(writes.bindings).isEqualTo(1);
@@ -117,9 +111,9 @@ class BindServiceTest {
         writes.livePod = pod;
         writes.liveNode = "node-b";
 
-        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(result.error()).isEqualTo("pod ns/p is already bound to node node-b");
+        assertThat(error(result)).isEqualTo("pod ns/p is already bound to node node-b");
         assertThat(writes.bindings).isZero();
     }
 
@@ -128,11 +122,11 @@ class BindServiceTest {
         PodSpec pod = filteredPod(NODE);
         // a filter's reservation whose answer was lost; the pod was then placed on node-b, which this cache lags
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
-        writes.bindingAnswer = new BindOutcome.BoundElsewhere("node-b", "pod p is already assigned to node \"node-b\"");
+        writes.bindingAnswer = new BindingOutcome.BoundElsewhere("node-b", "pod p is already assigned to node \"node-b\"");
 
-        ExtenderBindingResult result = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(result.error()).isEqualTo("pod p is already assigned to node \"node-b\"");
+        assertThat(error(result)).isEqualTo("pod p is already assigned to node \"node-b\"");
         assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere").isNull();
     }
 
@@ -140,15 +134,15 @@ class BindServiceTest {
     void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
         PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)
 
-        ExtenderBindingResult elsewhere = bind(service(cacheShowing(pod)), pod, "node-b");
+        BindOutcome elsewhere = bind(service(cacheShowing(pod)), pod, "node-b");
 
-        assertThat(elsewhere.error()).isEqualTo("cannot bind ns/p to node-b: no reservation (filter first)");
+        assertThat(error(elsewhere)).isEqualTo("cannot bind ns/p to node-b: no reservation (filter first)");
         assertThat(state.nodeState("node-b").charges()).isEmpty();
         assertThat(locks).isEmpty();
 
-        ExtenderBindingResult chosen = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome chosen = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(chosen).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(chosen).isEqualTo(BindOutcome.BOUND);
         assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
     }
 
@@ -160,9 +154,9 @@ class BindServiceTest {
         state.reserve("node-b", ref(pod), new PodAllocation(List.of(List.of(new ContainerDevice(0, "GPU-b", "NVIDIA",
                 20000, 0))), 0), CLOCK.millis(), CLOCK.millis() + 25_000);
 
-        ExtenderBindingResult late = bind(service(cacheShowing(pod)), pod, NODE);
+        BindOutcome late = bind(service(cacheShowing(pod)), pod, NODE);
 
-        assertThat(late.error()).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on node-b "
+        assertThat(error(late)).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on node-b "
                 + "since)");
         assertThat(state.nodeState(NODE).charges()).isEmpty();
         assertThat(locks).isEmpty();
@@ -175,9 +169,9 @@ class BindServiceTest {
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         writes.livePod = pod;
 
-        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+        BindOutcome result = bind(service(emptyCache()), pod, NODE);
 
-        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(result).isEqualTo(BindOutcome.BOUND);
         assertThat(writes.bindings).isEqualTo(1);
         assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
     }
@@ -187,9 +181,9 @@ class BindServiceTest {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
 
-        ExtenderBindingResult result = bind(service(emptyCache()), pod, NODE);
+        BindOutcome result = bind(service(emptyCache()), pod, NODE);
 
-        assertThat(result.error()).isEqualTo("pod \"p\" not found");
+        assertThat(error(result)).isEqualTo("pod \"p\" not found");
         assertThat(state.nodeState(NODE).charges()).isEmpty();
         assertThat(writes.bindings).isZero();
     }
@@ -215,39 +209,35 @@ class BindServiceTest {
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000); // q's bind is done; its owner has not seen it yet
         writes.livePod = pod;
-        LockReleases sawQGo = (node, holder) -> node.equals(NODE) && holder.name().equals("q");
+        NodeLocks locks = nodeLocks();
+        // this replica saw q's annotation come and go
+        locks.observed(new NodeObservation(NODE, Map.of(HamiAnnotations.NODE_LOCK,
+                NodeLockCodec.value(CLOCK.instant(), ZoneOffset.UTC, "ns", "q")), 1, "1"), false);
+        locks.observed(new NodeObservation(NODE, Map.of(), 1, "2"), false);
 
-        ExtenderBindingResult result = bind(service(cacheShowing(pod), sawQGo), pod, NODE);
+        BindOutcome result = bind(service(cacheShowing(pod), locks), pod, NODE);
 
-        assertThat(result).isEqualTo(ExtenderBindingResult.OK);
+        assertThat(result).isEqualTo(BindOutcome.BOUND);
         assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
     }
 
     private BindService service(ClusterCache cache) {
-        return service(cache, LockReleases.NONE);
+        return service(cache, nodeLocks());
     }
 
-    private BindService service(ClusterCache cache, LockReleases releases) {
-        NodeLockPort lock = new NodeLockPort() {
-            @Override
-            public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
-                locks.add(node);
-                return CompletableFuture.completedFuture(new LockOutcome.Acquired(LockOutcome.How.FREE, "t,ns,p"));
-            }
+    private NodeLocks nodeLocks() {
+        return LockFixtures.free(vertx, state, CLOCK, locks);
+    }
 
-            @Override
-            public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
-                return CompletableFuture.completedFuture(new ReleaseOutcome.Released(true));
-            }
-        };
-        return new BindService(vertx, cache, state, lock, writes, EventSink.NONE,
-                new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK, releases);
+    private BindService service(ClusterCache cache, NodeLocks nodeLocks) {
+        return new BindService(cache, state, nodeLocks, writes, EventSink.NONE,
+                new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK);
     }
 
     /** Binds on a Vert.x context, as the handler does, and waits on the test thread. */
-    private ExtenderBindingResult bind(BindService service, PodSpec pod, String node) {
-        CompletableFuture<ExtenderBindingResult> answer = new CompletableFuture<>();
-        vertx.runOnContext(v -> service.bind(new ExtenderBindingArgs(pod.name(), pod.namespace(), pod.uid(), node))
+    private BindOutcome bind(BindService service, PodSpec pod, String node) {
+        CompletableFuture<BindOutcome> answer = new CompletableFuture<>();
+        vertx.runOnContext(v -> service.bind(new BindRequest(pod.namespace(), pod.name(), pod.uid(), node))
                 .onComplete(done -> {
                     if (done.succeeded()) {
                         answer.complete(done.result());
@@ -260,6 +250,11 @@ class BindServiceTest {
         } catch (Exception e) {
             throw new AssertionError("no bind answer: " + e, e);
         }
+    }
+
+    /** The refusal's text ("" when bound). */
+    private static String error(BindOutcome outcome) {
+        return outcome instanceof BindOutcome.Refused refused ? refused.message() : "";
     }
 
     /** An informer cache stuck before the binding: the pod unbound, every node present. */
@@ -308,7 +303,7 @@ class BindServiceTest {
         private String liveNode = "";
         private int bindPhases;
         private int bindings;
-        private BindOutcome bindingAnswer = new BindOutcome.Bound(false);
+        private BindingOutcome bindingAnswer = new BindingOutcome.Bound(false);
 
         @Override
         public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
@@ -323,7 +318,7 @@ class BindServiceTest {
         }
 
         @Override
-        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
             bindings++;
             return CompletableFuture.completedFuture(bindingAnswer);
         }

@@ -7,8 +7,8 @@ import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.extender.FilterResponses;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.GpuDevice;
@@ -72,13 +72,9 @@ final class FilterFixtures {
                         Integer.toString(memMiB)), Map.of(), false, List.of())));
     }
 
-    /** The filter args kube-scheduler sends for {@code pod} with {@link #NODE} as the only candidate. */
-    static ExtenderArgs args(PodSpec pod) {
-        return new ExtenderArgs(pod, List.of(NODE), null);
-    }
-
-    /** Filters {@code pod} over {@link #NODE} and waits for the answer. */
+    /** Filters {@code pod} over {@link #NODE}, waits for the outcome and answers it as the extender does. */
     static ExtenderFilterResult filter(FilterService service, PodSpec pod) throws Exception {
-        return service.filter(args(pod)).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return FilterResponses.cacheMode(service.filter(pod, List.of(NODE)).toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS), List.of(NODE));
     }
 }

@@ -1,10 +1,11 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.SchedulerEvent;
-import io.vgpu.gateway.extender.ExtenderArgs;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.extender.FilterResponses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -80,11 +81,12 @@ class FilterServiceEventsTest {
     }
 
     /** Runs the filter on a Vert.x context, as the gateway's verticle does; the answer's handler looks at the sink. */
-    private Answered filterOnContext(FilterService service, ExtenderArgs args) throws Exception {
+    private Answered filterOnContext(FilterService service, PodSpec pod) throws Exception {
         CompletableFuture<Answered> answered = new CompletableFuture<>();
         stall = new CountDownLatch(1);
-        vertx.runOnContext(v -> service.filter(args).onComplete(r ->
-                answered.complete(new Answered(r.result(), List.copyOf(recorded)))));
+        vertx.runOnContext(v -> service.filter(pod, List.of(FilterFixtures.NODE)).onComplete(r -> answered.complete(
+                new Answered(FilterResponses.cacheMode(r.result(), List.of(FilterFixtures.NODE)),
+                        List.copyOf(recorded)))));
         try {
             return answered.get(10, TimeUnit.SECONDS);
         } finally {
@@ -104,7 +106,7 @@ class FilterServiceEventsTest {
                 new AcceptingPodWriter(), sink);
     }
 
-    private static ExtenderArgs args(String name, int mem) {
-        return FilterFixtures.args(pod(name, mem));
+    private static PodSpec args(String name, int mem) {
+        return pod(name, mem);
     }
 }

@@ -2,11 +2,11 @@ package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.quota.QuotaBook;
+import io.vgpu.gateway.core.reason.NodeReason;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.model.QuotaLimits;
 import org.junit.jupiter.api.Test;
-
 
 import static io.vgpu.gateway.scheduling.FilterFixtures.filter;
 import static io.vgpu.gateway.scheduling.FilterFixtures.pod;
@@ -39,7 +39,7 @@ class FilterServiceQuotaTest {
 
         assertThat(first.nodeNames()).containsExactly("node1");
         assertThat(second.nodeNames()).isNull();
-        assertThat(second.failedNodes()).containsEntry("node1", FilterService.QUOTA_EXCEEDED);
+        assertThat(second.failedNodes()).containsEntry("node1", NodeReason.QUOTA_EXCEEDED.hamiText());
         assertThat(third.nodeNames()).containsExactly("node1");
         assertThat(state.quota("team").memory().used()).isEqualTo(6000);
         assertThat(state.node("node1").devices().get(0).usedmem()).isEqualTo(6000);

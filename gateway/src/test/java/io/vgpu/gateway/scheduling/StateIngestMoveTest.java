@@ -2,7 +2,7 @@ package io.vgpu.gateway.scheduling;
 
 import com.hazelcast.config.Config;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
@@ -75,7 +75,8 @@ class StateIngestMoveTest {
             member.setProperty("hazelcast.max.wait.seconds.before.join", "2");
             HazelcastClusterState state = HazelcastClusterState.start(member);
             replicas.add(state);
-            ingests.add(new StateIngest(state, NodeHealth.ALWAYS, Clock.systemUTC(), new LiveReads()));
+            ingests.add(new StateIngest(state, NodeHealth.ALWAYS, new LiveReads(),
+                    LockFixtures.observing(state, Clock.systemUTC())));
         }
         eventually("two members, cluster safe", () -> replicas.stream().allMatch(r ->
                 r.member().getCluster().getMembers().size() == 2 && r.member().getPartitionService().isClusterSafe()));
@@ -273,7 +274,7 @@ class StateIngestMoveTest {
         }
 
         @Override
-        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
             throw new UnsupportedOperationException();
         }
 

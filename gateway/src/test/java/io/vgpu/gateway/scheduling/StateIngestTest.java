@@ -6,7 +6,7 @@ import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodKey;
 import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -76,14 +76,15 @@ class StateIngestTest {
     @Test
     void everyReplicaRemembersWhoseLockAnnotationWentAwayEvenOnNodesItDoesNotOwn() {
         long since = CLOCK.millis();
-        ingest.nodeUpserted(node("n9", "2026-01-01T00:00:00Z,ns,b", "1"));
-        ingest.nodeUpserted(node("n9", null, "2"));
+        SeenAnnotations seen = new SeenAnnotations();
+        seen.track(node("n9", "2026-01-01T00:00:00Z,ns,b", "1"));
+        seen.track(node("n9", null, "2"));
 
-        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since))).isTrue();
-        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "c", since))).isFalse();
+        assertThat(seen.sawReleased("n9", new NodeLockHolder("ns", "b", since))).isTrue();
+        assertThat(seen.sawReleased("n9", new NodeLockHolder("ns", "c", since))).isFalse();
         // b holding the lock again later: the annotation that went away was an earlier holding's
-        assertThat(ingest.sawReleased("n9", new NodeLockHolder("ns", "b", since + 5_000))).isFalse();
-        assertThat(ingest.sawReleased("n8", new NodeLockHolder("ns", "b", since))).isFalse();
+        assertThat(seen.sawReleased("n9", new NodeLockHolder("ns", "b", since + 5_000))).isFalse();
+        assertThat(seen.sawReleased("n8", new NodeLockHolder("ns", "b", since))).isFalse();
     }
 
     // ------------------------------------------------------------------ DRA mode
@@ -121,8 +122,9 @@ class StateIngestTest {
         List<String> calls = new CopyOnWriteArrayList<>();
         ListedCache cache = new ListedCache(List.of(registered("n1")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
-        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK,
-                new Writes(Set.of(), cache.pods().stream().toList()));
+        ClusterState recording = recording(state, calls);
+        StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS,
+                new Writes(Set.of(), cache.pods().stream().toList()), LockFixtures.observing(recording, CLOCK));
 
         await(recorded.resync("n1"::equals, cache));
 
@@ -153,8 +155,9 @@ class StateIngestTest {
     void aResyncOfKeysThatMatchTheCachesChangesNothing() {
         List<String> calls = new CopyOnWriteArrayList<>();
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
-        StateIngest recorded = new StateIngest(recording(state, calls), NodeHealth.ALWAYS, CLOCK,
-                new Writes(Set.of(), cache.pods().stream().toList()));
+        ClusterState recording = recording(state, calls);
+        StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS,
+                new Writes(Set.of(), cache.pods().stream().toList()), LockFixtures.observing(recording, CLOCK));
         await(recorded.resync("n1"::equals, cache));
         calls.clear();
 
@@ -202,7 +205,7 @@ class StateIngestTest {
     // ------------------------------------------------------------------ fixtures
 
     private StateIngest ingestReading(Writes api) {
-        return new StateIngest(state, NodeHealth.ALWAYS, CLOCK, api);
+        return new StateIngest(state, NodeHealth.ALWAYS, api, LockFixtures.observing(state, CLOCK));
     }
 
     private static NodeObservation node(String name, String lock, String rv) {
@@ -270,7 +273,7 @@ class StateIngestTest {
         }
 
         @Override
-        public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
             throw new UnsupportedOperationException();
         }
 

@@ -28,6 +28,7 @@ import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
 import io.vgpu.gateway.webhook.WebhookHandler;
@@ -94,15 +95,17 @@ final class BenchReplica implements AutoCloseable {
             QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                     nvidia.effectiveMemoryFactor());
             Clock clock = Clock.systemUTC();
-            sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                    new StateIngest(state, NodeHealth.ALWAYS, clock, sink))));
             SchedulingConfig d = SchedulingConfig.DEFAULTS;
             SchedulingConfig scheduling = new SchedulingConfig(reservationTtl, d.reserveAttempts(), d.nodeLockTimeout(),
                     d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());
+            NodeLocks locks = new NodeLocks(vertx, state, sink, scheduling, clock, metrics::lockWait);
+            sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
+                    new StateIngest(state, NodeHealth.ALWAYS, sink, locks))));
             EventSink events = EventSink.NONE;
-            FilterService filter = new FilterService(new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
-                    config.gpuSchedulerPolicy())), state, quotas, sink, events, scheduling, clock);
-            BindService bind = new BindService(vertx, sink, state, sink, sink, events, new RequestDeriver(nvidia),
+            FilterDecider decider = new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
+                    config.gpuSchedulerPolicy()));
+            FilterService filter = new FilterService(decider, state, quotas, sink, events, scheduling, clock);
+            BindService bind = new BindService(sink, state, locks, sink, events, new RequestDeriver(nvidia),
                     scheduling, clock);
             List<ApiRoute> routes = new ArrayList<>();
             WebhookHandler webhook = new WebhookHandler(new WebhookService(new WebhookDecider(config.webhookConfig()),
@@ -110,7 +113,7 @@ final class BenchReplica implements AutoCloseable {
             routes.add(new ApiRoute("/webhook", config.webhookMaxBodyBytes(), limiter("/webhook", config, metrics),
                     webhook, webhook));
             routes.add(new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES, limiter("/filter", config, metrics),
-                    new FilterHandler(filter, metrics), ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES, metrics)));
+                    new FilterHandler(filter, decider, metrics), ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES, metrics)));
             routes.add(new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES, limiter("/bind", config, metrics),
                     new BindHandler(bind, metrics), ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES, metrics)));
             List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();

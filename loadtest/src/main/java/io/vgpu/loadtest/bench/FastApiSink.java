@@ -1,7 +1,7 @@
 package io.vgpu.loadtest.bench;
 
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.port.BindOutcome;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.LockOutcome;
@@ -118,13 +118,13 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     }
 
     @Override
-    public CompletionStage<BindOutcome> bind(PodKey pod, String node) {
+    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
         WriteOutcome write = patchPod(pod, Map.of(), Map.of(), node);
         if (!write.ok()) {
-            return CompletableFuture.completedFuture(new BindOutcome.Failed(write));
+            return CompletableFuture.completedFuture(new BindingOutcome.Failed(write));
         }
         watch.schedule(() -> allocate(pod, node), allocateDelay.toMillis(), TimeUnit.MILLISECONDS);
-        return CompletableFuture.completedFuture(new BindOutcome.Bound(false));
+        return CompletableFuture.completedFuture(new BindingOutcome.Bound(false));
     }
 
     @Override

@@ -15,6 +15,8 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.scheduling.NodeLocks;
+import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
 import io.vgpu.simulate.ClusterGenerator;
 import io.vgpu.simulate.ClusterSpec;
@@ -70,9 +72,12 @@ public final class HeapProbe {
         NvidiaConfig nvidia = NvidiaConfig.defaults();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
+        FastApiSink api = new FastApiSink(Duration.ZERO);
+        // ingest only: no bind waits for a lock here, so the node locks need no Vert.x
+        NodeLocks locks = new NodeLocks(null, state, api, SchedulingConfig.DEFAULTS, Clock.systemUTC(),
+                NodeLocks.LockWaits.NONE);
         ClusterEvents ingest = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, NodeHealth.ALWAYS, Clock.systemUTC(),
-                        new FastApiSink(Duration.ZERO))));
+                new StateIngest(state, NodeHealth.ALWAYS, api, locks)));
         Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();
         Map<String, ObservedPod> podCache = new ConcurrentHashMap<>();
         long baseline = usedAfterGc();

@@ -29,7 +29,7 @@ import java.util.Set;
  */
 final class LockChecks {
 
-    /** {@code StateIngest.LOCK_GRACE_MILLIS}: a shared lock whose annotation has not appeared within it is released. */
+    /** {@code NodeLocks.GRACE_MILLIS}: a shared lock whose annotation has not appeared within it is released. */
     static final Duration LOCK_GRACE = Duration.ofSeconds(5);
 
     private final ChaosSettings settings;

@@ -63,11 +63,11 @@ public final class PodDevicesCodec {
             }
             Decoded<Long> mem = GoStrconv.parseInt(fields[2], 32);
             if (!mem.isOk()) {
-                return Decoded.err(mem.error());
+                return Decoded.err("invalid memory field: " + mem.error());
             }
             Decoded<Long> cores = GoStrconv.parseInt(fields[3], 32);
             if (!cores.isOk()) {
-                return Decoded.err(cores.error());
+                return Decoded.err("invalid core field: " + cores.error());
             }
             out.add(new ContainerDevice(0, fields[0], fields[1], mem.value().intValue(), cores.value().intValue()));
         }

@@ -65,10 +65,10 @@ class PodDevicesCodecTest {
     @CsvSource(delimiter = '|', value = {
             "three fields|GPU-a,NVIDIA,500:;|" + PodDevicesCodec.MISSING_FIELDS,
             "truncated|GPU-a,NVIDIA,5|" + PodDevicesCodec.MISSING_FIELDS,
-            "non-numeric memory|GPU-a,NVIDIA,lots,0:;|strconv.ParseInt: parsing \"lots\": invalid syntax",
-            "empty cores|GPU-a,NVIDIA,500,:;|strconv.ParseInt: parsing \"\": invalid syntax",
-            "memory beyond int32|GPU-a,NVIDIA,2147483648,0:;|strconv.ParseInt: parsing \"2147483648\": value out of range",
-            "huge cores|GPU-a,NVIDIA,1,99999999999999999999999:;|strconv.ParseInt: parsing \"99999999999999999999999\": value out of range",
+            "non-numeric memory|GPU-a,NVIDIA,lots,0:;|invalid memory field: strconv.ParseInt: parsing \"lots\": invalid syntax",
+            "empty cores|GPU-a,NVIDIA,500,:;|invalid core field: strconv.ParseInt: parsing \"\": invalid syntax",
+            "memory beyond int32|GPU-a,NVIDIA,2147483648,0:;|invalid memory field: strconv.ParseInt: parsing \"2147483648\": value out of range",
+            "huge cores|GPU-a,NVIDIA,1,99999999999999999999999:;|invalid core field: strconv.ParseInt: parsing \"99999999999999999999999\": value out of range",
             "second container bad|GPU-a,NVIDIA,1,1:;GPU-b,NVIDIA:;|" + PodDevicesCodec.MISSING_FIELDS})
     void rejectsBadAnnotations(String name, String annotation, String error) {
         Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(annotation);
@@ -125,7 +125,7 @@ class PodDevicesCodecTest {
 
     @Test
     void popNextReportsUndecodableText() {
-        assertThat(PodDevicesCodec.popNext("GPU-a,NVIDIA,x,0:;").error()).isEqualTo("strconv.ParseInt: parsing \"x\": invalid syntax");
+        assertThat(PodDevicesCodec.popNext("GPU-a,NVIDIA,x,0:;").error()).isEqualTo("invalid memory field: strconv.ParseInt: parsing \"x\": invalid syntax");
         assertThat(PodDevicesCodec.popNext(null).isOk()).isFalse();
     }
 

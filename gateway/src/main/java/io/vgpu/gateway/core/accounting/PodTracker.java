@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * events, keeping the namespace quota usage in step. Pure (no I/O); thread-safe per pod.
  *
  * <pre>
- *   add/update, not finished, not terminating, annotations decodable
+ *   add/update, not finished, not terminating, hami.io/vgpu-node set, allocation decodable (absent: no devices)
  *        ──────────────────────────────────────────────► tracked (collapsed charge)
  *   update with every init container Terminated(0), once ──► tracked (app-only charge, shrunk)
  *   Succeeded / Failed / delete ──────────────────────────► forgotten (quota usage removed)
@@ -108,13 +108,18 @@ public final class PodTracker {
         quotas.addUsage(next.namespace(), next.grants());
     }
 
-    /** The tracked form of a pod, or null when it carries no (decodable) HAMi allocation. */
+    /**
+     * The tracked form of a pod, or null when it carries no {@code hami.io/vgpu-node} or an undecodable allocation. A
+     * pod with the node but no {@code hami.io/vgpu-devices-allocated} is tracked with no devices: HAMi reads the
+     * missing annotation as "" (one empty container), so such a pod stays in its cache until it finishes or is
+     * deleted.
+     */
     private static TrackedPod decode(PodObservation pod) {
         String node = pod.annotations().get(HamiAnnotations.VGPU_NODE);
-        String allocated = pod.annotations().get(HamiAnnotations.DEVICES_ALLOCATED);
-        if (node == null || node.isEmpty() || allocated == null) {
+        if (node == null || node.isEmpty()) {
             return null;
         }
+        String allocated = pod.annotations().getOrDefault(HamiAnnotations.DEVICES_ALLOCATED, "");
         Decoded<List<List<ContainerDevice>>> containers = PodDevicesCodec.decode(allocated);
         if (!containers.isOk()) {
             return null;

@@ -4,6 +4,8 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.fit.PairScores;
 import io.vgpu.gateway.core.fit.ScoringWeights;
 import io.vgpu.gateway.core.quota.QuotaGate;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.score.NodeDevices;
@@ -39,9 +41,6 @@ import java.util.function.Function;
  * Thread-safe; no I/O, no clock.
  */
 public final class FilterDecider {
-
-    /** Reason for a requested node that has no registered GPUs. */
-    public static final String NODE_UNREGISTERED = "node unregistered";
 
     private static final ContainerRequest NO_GPU = new ContainerRequest(0, Vendor.NVIDIA, 0,
             ContainerRequest.NO_PERCENTAGE, 0);
@@ -138,14 +137,14 @@ public final class FilterDecider {
 
     private FilterDecision rank(NodeScorer scorer, VerdictCache.Verdicts kept, List<String> nodeNames,
                                 Function<String, NodeView> nodes, int initCount, String nodePolicy) {
-        Map<String, String> failed = new LinkedHashMap<>();
+        Map<String, NodeRejection> failed = new LinkedHashMap<>();
         List<Candidate> fits = new ArrayList<>();
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
         boolean pairScores = scorer.usesPairScores();
         for (String name : nodeNames) {
             NodeView view = nodes.apply(name);
             if (view == null) {
-                failed.put(name, NODE_UNREGISTERED);
+                failed.put(name, NodeReason.NODE_UNREGISTERED);
                 continue;
             }
             VerdictCache.Outcome outcome = kept == null ? null : kept.get(name, view);
@@ -160,7 +159,7 @@ public final class FilterDecider {
             if (outcome.fit() != null) {
                 fits.add(outcome.fit());
             } else {
-                failed.put(name, outcome.reason());
+                failed.put(name, outcome.rejection());
             }
         }
         if (fits.isEmpty()) {
@@ -178,7 +177,7 @@ public final class FilterDecider {
             return new VerdictCache.Outcome(view, new Candidate(name, f.score(),
                     new PodAllocation(f.allocation(), initCount), f.migAssignments()), null);
         }
-        return new VerdictCache.Outcome(view, null, ((NodeVerdict.Unschedulable) verdict).reason());
+        return new VerdictCache.Outcome(view, null, ((NodeVerdict.Unschedulable) verdict).rejection());
     }
 
     private String nodePolicy(PodSpec pod) {

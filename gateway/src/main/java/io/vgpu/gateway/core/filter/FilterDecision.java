@@ -1,5 +1,7 @@
 package io.vgpu.gateway.core.filter;
 
+import io.vgpu.gateway.core.reason.NodeRejection;
+
 import java.util.List;
 import java.util.Map;
 
@@ -23,13 +25,13 @@ public sealed interface FilterDecision {
     /**
      * No node fits.
      *
-     * @param failedNodes every requested node and why it was rejected
+     * @param rejected every requested node and why it was rejected
      */
-    record NoFit(Map<String, String> failedNodes) implements FilterDecision {
+    record NoFit(Map<String, NodeRejection> rejected) implements FilterDecision {
 
         /** Copies the map. */
         public NoFit {
-            failedNodes = Map.copyOf(failedNodes);
+            rejected = Map.copyOf(rejected);
         }
     }
 
@@ -37,15 +39,15 @@ public sealed interface FilterDecision {
      * Nodes fit. {@code ranked} is ordered best first: element 0 is the node HAMi would answer; the
      * caller reserves it and, if the shared state refuses (a lost race), tries the next ones.
      *
-     * @param ranked      fitting nodes, best first
-     * @param failedNodes the nodes that did not fit and why
+     * @param ranked   fitting nodes, best first
+     * @param rejected the nodes that did not fit and why
      */
-    record Fits(List<Candidate> ranked, Map<String, String> failedNodes) implements FilterDecision {
+    record Fits(List<Candidate> ranked, Map<String, NodeRejection> rejected) implements FilterDecision {
 
         /** Copies; at least one candidate. */
         public Fits {
             ranked = List.copyOf(ranked);
-            failedNodes = Map.copyOf(failedNodes);
+            rejected = Map.copyOf(rejected);
             if (ranked.isEmpty()) {
                 throw new IllegalArgumentException("Fits needs at least one candidate");
             }

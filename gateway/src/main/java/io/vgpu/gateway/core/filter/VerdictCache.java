@@ -1,5 +1,6 @@
 package io.vgpu.gateway.core.filter;
 
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.model.NodeView;
 
 import java.util.LinkedHashMap;
@@ -67,13 +68,13 @@ final class VerdictCache {
     }
 
     /**
-     * What scoring one pod shape on one node gave: exactly one of {@code fit} and {@code reason} is non-null.
+     * What scoring one pod shape on one node gave: exactly one of {@code fit} and {@code rejection} is non-null.
      *
-     * @param view   the node view it was computed from (compared by identity)
-     * @param fit    the candidate when the pod fits
-     * @param reason HAMi's failure text when it does not
+     * @param view      the node view it was computed from (compared by identity)
+     * @param fit       the candidate when the pod fits
+     * @param rejection why it does not
      */
-    record Outcome(NodeView view, Candidate fit, String reason) {
+    record Outcome(NodeView view, Candidate fit, NodeRejection rejection) {
     }
 
     /** The outcomes of one shape, by requested node name. */

@@ -1,6 +1,7 @@
 package io.vgpu.gateway.core.fit;
 
 import io.vgpu.gateway.core.quota.QuotaGate;
+import io.vgpu.gateway.core.reason.DeviceRejection;
 import io.vgpu.state.model.CapacityRule;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.ContainerRequest;
@@ -10,7 +11,9 @@ import io.vgpu.state.model.MigPlacement;
 import io.vgpu.state.model.Vendor;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * HAMi's NVIDIA {@code Fit} (spec §9.4): chooses the devices for one container request among the
@@ -30,8 +33,9 @@ import java.util.List;
  *  16 pick   17 enough picks (not topology-aware) → success   18 a MIG card is visited again
  * </pre>
  * Under {@code topology-aware} every fitting device is collected and the best subset is chosen by pair
- * scores afterwards. A failure reports every counter as {@code "<count>/<len(devices)> <Reason>"}, sorted
- * as strings and joined by {@code ", "}. Pure, allocation-light, thread-safe.
+ * scores afterwards. A failure reports every counter over {@code len(devices)} as a {@link DeviceRejection}
+ * (HAMi's text, {@code "<count>/<len(devices)> <Reason>"} sorted as strings, is made from it at the edge). Pure,
+ * allocation-light, thread-safe.
  */
 public final class NvidiaFit {
 
@@ -149,23 +153,23 @@ public final class NvidiaFit {
                     picks.add(new ContainerDevice(dev.index(), dev.id(), request.type(), memreq, cores));
                 }
                 if (nums == 0 && !topology) {
-                    return new FitResult(true, picks, "");
+                    return FitResult.fits(picks);
                 }
                 if (dev.isMig() && mayRevisit(topology)) {
                     i++; // one physical MIG GPU can take several instances: look at it again
                 }
             }
             if (topology && picks.size() == origin) {
-                return new FitResult(true, picks, "");
+                return FitResult.fits(picks);
             }
             if (topology && origin >= 1 && picks.size() > origin) {
-                return new FitResult(true, TopologySelection.choose(picks, origin, ctx.pairScores()), "");
+                return FitResult.fits(TopologySelection.choose(picks, origin, ctx.pairScores()));
             }
             if (!picks.isEmpty()) {
                 counts[FitReason.AllocatedCardsInsufficientRequest.ordinal()] = picks.size();
                 counted[FitReason.AllocatedCardsInsufficientRequest.ordinal()] = true;
             }
-            return new FitResult(false, picks, reason(devices.size()));
+            return new FitResult(false, picks, rejection(devices.size()));
         }
 
         /** Step 9: memreq wins; a percentage applies only when memreq is 0 (Go int32 arithmetic). */
@@ -242,16 +246,15 @@ public final class NvidiaFit {
             counted[r.ordinal()] = true;
         }
 
-        /** HAMi's {@code GenReason}: {@code "<cnt>/<cards> <Reason>"} per counter, sorted as strings. */
-        private String reason(int cards) {
-            List<String> parts = new ArrayList<>();
+        /** HAMi's counters over {@code cards} devices (its {@code GenReason} text is made at the edge). */
+        private DeviceRejection rejection(int cards) {
+            Map<FitReason, Integer> out = new EnumMap<>(FitReason.class);
             for (FitReason r : REASONS) {
                 if (counted[r.ordinal()]) {
-                    parts.add(counts[r.ordinal()] + "/" + cards + " " + r.name());
+                    out.put(r, counts[r.ordinal()]);
                 }
             }
-            parts.sort(null);
-            return String.join(", ", parts);
+            return new DeviceRejection(out, cards);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.vgpu.gateway.core.port;
 
+import io.vgpu.gateway.core.reason.NodeRejection;
+
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +34,8 @@ public interface EventSink {
     }
 
     /** {@code FilteringFailed} per reason word plus the summary; see {@link SchedulerEvent#filteringFailed}. */
-    default void filteringFailed(PodKey pod, Map<String, String> failedNodes, int requestedNodes) {
-        SchedulerEvent.filteringFailed(failedNodes, requestedNodes).forEach(e -> record(pod, e));
+    default void filteringFailed(PodKey pod, Map<String, NodeRejection> rejected, int requestedNodes) {
+        SchedulerEvent.filteringFailed(rejected, requestedNodes).forEach(e -> record(pod, e));
     }
 
     /** {@code FilteringFailed} with an error text. */

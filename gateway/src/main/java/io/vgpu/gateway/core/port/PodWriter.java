@@ -39,9 +39,9 @@ public interface PodWriter {
      * Binds the pod: {@code POST pods/{name}/binding} with
      * {@code Binding{metadata:{name, uid}, target:{kind:"Node", name:node}}} (the UID, when known, makes the
      * API server refuse a re-created pod of the same name). Idempotent: a pod already bound to {@code node}
-     * answers {@link BindOutcome.Bound} with {@code alreadyBound = true}.
+     * answers {@link BindingOutcome.Bound} with {@code alreadyBound = true}.
      */
-    CompletionStage<BindOutcome> bind(PodKey pod, String node);
+    CompletionStage<BindingOutcome> bind(PodKey pod, String node);
 
     /**
      * A live read of the pod from the API server (not the informer cache, which may lag a create or a bind made

@@ -1,10 +1,13 @@
 package io.vgpu.gateway.core.port;
 
+import io.vgpu.gateway.core.reason.DeviceRejection;
+import io.vgpu.gateway.core.reason.NodeRejection;
+import io.vgpu.state.model.FitReason;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -77,18 +80,23 @@ public record SchedulerEvent(String reason, Type type, String message) {
     }
 
     /**
-     * The events of a filter where nothing fits: one {@code <k> nodes <Reason>(<nodes>)} per reason word found
-     * in the failure texts (ordered by reason word; HAMi's order is Go map order), then
-     * {@code no available node, <N> nodes do not meet}. Failure texts that are not
-     * {@code "<cnt>/<total> <Word>"} lists (e.g. {@code node unregistered}) name no reason word.
+     * The events of a filter where nothing fits: one {@code <k> nodes <Reason>(<nodes>)} per device reason
+     * ({@link FitReason}) counted on any node (ordered by reason word; HAMi's order is Go map order), then
+     * {@code no available node, <N> nodes do not meet}. A node-level rejection (e.g. {@code node unregistered})
+     * names no reason word, as HAMi's {@code ParseReason} finds none in its text.
      *
-     * @param failedNodes    node → failure text, as in {@code FailedNodes}
+     * @param rejected       node → why it was rejected
      * @param requestedNodes N, the number of {@code NodeNames} in the request
      */
-    public static List<SchedulerEvent> filteringFailed(Map<String, String> failedNodes, int requestedNodes) {
+    public static List<SchedulerEvent> filteringFailed(Map<String, NodeRejection> rejected, int requestedNodes) {
         Map<String, List<String>> nodesByReason = new TreeMap<>();
-        failedNodes.forEach((node, text) -> parseReasons(text).keySet()
-                .forEach(word -> nodesByReason.computeIfAbsent(word, k -> new ArrayList<>()).add(node)));
+        rejected.forEach((node, rejection) -> {
+            if (rejection instanceof DeviceRejection devices) {
+                for (FitReason word : devices.reasons()) {
+                    nodesByReason.computeIfAbsent(word.name(), k -> new ArrayList<>()).add(node);
+                }
+            }
+        });
         List<SchedulerEvent> out = new ArrayList<>(nodesByReason.size() + 1);
         nodesByReason.forEach((word, nodes) -> {
             Collections.sort(nodes);
@@ -112,44 +120,6 @@ public record SchedulerEvent(String reason, Type type, String message) {
     /** A {@code BindingFailed} warning carrying the error text. */
     public static SchedulerEvent bindingFailed(String error) {
         return warning(BINDING_FAILED, error);
-    }
-
-    /**
-     * HAMi's {@code ParseReason}: the reason words and counts of a failure text made of
-     * {@code ", "}-separated {@code "<cnt>/<total> <Word>"} parts. Malformed parts are skipped; a text with
-     * none gives an empty map.
-     */
-    public static Map<String, Integer> parseReasons(String text) {
-        Map<String, Integer> out = new LinkedHashMap<>();
-        if (text == null || text.isEmpty()) {
-            return out;
-        }
-        for (String part : text.split(", ")) {
-            int space = part.indexOf(' ');
-            int slash = part.indexOf('/');
-            if (space < 0 || slash < 0 || slash > space) {
-                continue;
-            }
-            String word = part.substring(space + 1).trim();
-            Integer count = parseCount(part.substring(0, slash));
-            if (count == null || word.isEmpty() || word.contains(" ") || parseCount(part.substring(slash + 1, space)) == null) {
-                continue;
-            }
-            out.put(word, count);
-        }
-        return out;
-    }
-
-    private static Integer parseCount(String digits) {
-        if (digits.isEmpty() || digits.length() > 9) {
-            return null;
-        }
-        for (int i = 0; i < digits.length(); i++) {
-            if (!Character.isDigit(digits.charAt(i))) {
-                return null;
-            }
-        }
-        return Integer.parseInt(digits);
     }
 
     private static SchedulerEvent warning(String reason, String message) {

@@ -5,6 +5,8 @@ import io.vgpu.gateway.core.fit.FitResult;
 import io.vgpu.gateway.core.fit.GoText;
 import io.vgpu.gateway.core.fit.MigSelection;
 import io.vgpu.gateway.core.fit.NvidiaFit;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.ContainerRequest;
 import io.vgpu.state.model.DeviceUsage;
@@ -48,11 +50,6 @@ import java.util.List;
  */
 public final class NodeScorer {
 
-    /** HAMi's reason when a request names a vendor no device back-end serves. */
-    public static final String DEVICE_TYPE_NOT_FOUND = "Device type not found";
-    /** HAMi's reason when a node has fewer vendor devices than a container asks for. */
-    public static final String NODE_INSUFFICIENT_DEVICE = "NodeInsufficientDevice";
-
     private static final String VENDOR_LOWER = GoText.toLower(Vendor.NVIDIA);
 
     private final PodDemand pod;
@@ -79,7 +76,7 @@ public final class NodeScorer {
      *
      * @param node the node's usage view
      * @return {@link NodeVerdict.Fits} with the node score and the allocation, or
-     *         {@link NodeVerdict.Unschedulable} with HAMi's reason (the first failing container's)
+     *         {@link NodeVerdict.Unschedulable} with the first failing container's rejection
      */
     public NodeVerdict score(NodeDevices node) {
         FitContext ctx = podContext.onNode(node.annotations(), node.pairScores());
@@ -92,7 +89,7 @@ public final class NodeScorer {
                 allocation.add(List.of());
                 continue;
             }
-            String failure = fitContainer(new Copy(node.devices()), request, ctx, allocation, node.node(), mig);
+            NodeRejection failure = fitContainer(new Copy(node.devices()), request, ctx, allocation, node.node(), mig);
             if (failure != null) {
                 return new NodeVerdict.Unschedulable(failure);
             }
@@ -105,7 +102,7 @@ public final class NodeScorer {
                 allocation.add(List.of());
                 continue;
             }
-            String failure = fitContainer(app, request, ctx, allocation, node.node(), mig);
+            NodeRejection failure = fitContainer(app, request, ctx, allocation, node.node(), mig);
             if (failure != null) {
                 return new NodeVerdict.Unschedulable(failure);
             }
@@ -115,12 +112,12 @@ public final class NodeScorer {
 
     /**
      * HAMi's {@code fitInDevices} for one container: on success appends the container's picks to
-     * {@code allocation} and updates {@code copy}; on failure returns the reason.
+     * {@code allocation} and updates {@code copy}; on failure returns the rejection.
      */
-    private String fitContainer(Copy copy, ContainerRequest request, FitContext ctx,
+    private NodeRejection fitContainer(Copy copy, ContainerRequest request, FitContext ctx,
                                 List<List<ContainerDevice>> allocation, String nodeName, List<MigAssignment> mig) {
         if (!Vendor.NVIDIA.equals(request.type())) {
-            return DEVICE_TYPE_NOT_FOUND;
+            return NodeReason.DEVICE_TYPE_NOT_FOUND;
         }
         DeviceUsage[] devs = copy.devices;
         int n = devs.length;
@@ -140,12 +137,12 @@ public final class NodeScorer {
         }
         boolean migRequest = anyMig && !ctx.filters().excludesMig();
         if (request.nums() > count && !migRequest) {
-            return NODE_INSUFFICIENT_DEVICE;
+            return NodeReason.NODE_INSUFFICIENT_DEVICE;
         }
         FitResult fit = NvidiaFit.fit(Arrays.asList(candidates).subList(0, count), request, ctx, allocation,
                 pod.initCount());
         if (!fit.fit()) {
-            return fit.reason();
+            return fit.rejection();
         }
 
         int containerIndex = allocation.size();
@@ -154,16 +151,16 @@ public final class NodeScorer {
             ContainerDevice pick = picks.get(p);
             int at = indexOf(devs, pick.uuid());
             if (at < 0) {
-                return "Device with UUID " + GoText.quote(pick.uuid()) + " not found on node " + nodeName
-                        + " after Fit";
+                return new NodeRejection.Inconsistent("Device with UUID " + GoText.quote(pick.uuid())
+                        + " not found on node " + nodeName + " after Fit");
             }
             DeviceUsage d = devs[at];
             if (d.isMig()) {
                 MigSelection.Choice choice = MigSelection.select(d.migProfiles(),
                         MigSelection.placements(d.migUsed()), pick.usedmem());
                 if (choice == null) {
-                    return "AddResourceUsage failed for device " + d.id()
-                            + ": MIG profile and placement allocation failed";
+                    return new NodeRejection.Inconsistent("AddResourceUsage failed for device " + d.id()
+                            + ": MIG profile and placement allocation failed");
                 }
                 pick = new ContainerDevice(pick.idx(), pick.uuid(), pick.type(), choice.profile().memoryMB(),
                         choice.profile().core());

@@ -1,5 +1,6 @@
 package io.vgpu.gateway.core.score;
 
+import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.model.ContainerDevice;
 
 import java.util.ArrayList;
@@ -41,11 +42,12 @@ public sealed interface NodeVerdict permits NodeVerdict.Fits, NodeVerdict.Unsche
     }
 
     /**
-     * The pod does not fit; {@code reason} is HAMi's exact {@code FailedNodes} text, e.g.
-     * {@code 2/2 CardInsufficientMemory}, {@code NodeInsufficientDevice}, {@code Device type not found}.
+     * The pod does not fit; {@code rejection} says why (the first failing container's): Fit's counters, e.g.
+     * {@code 2/2 CardInsufficientMemory} as HAMi's text, or a node-level reason such as
+     * {@code NodeInsufficientDevice}.
      *
-     * @param reason the failure reason
+     * @param rejection the failure reason
      */
-    record Unschedulable(String reason) implements NodeVerdict {
+    record Unschedulable(NodeRejection rejection) implements NodeVerdict {
     }
 }

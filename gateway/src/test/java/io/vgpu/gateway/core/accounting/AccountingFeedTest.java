@@ -52,6 +52,25 @@ class AccountingFeedTest {
     }
 
     @Test
+    void aPodWithTheNodeButNoDevicesAnnotationIsTrackedWithoutDevicesWhileItRunsOrTerminates() {
+        // HAMi reads the missing hami.io/vgpu-devices-allocated as "": the pod is cached with no devices
+        Map<String, String> nodeOnly = Map.of(HamiAnnotations.VGPU_NODE, "n1");
+        feed.podAdded(pod("u1", nodeOnly, "Running"));
+
+        assertThat(tracker.get("u1").node()).isEqualTo("n1");
+        assertThat(tracker.grantsOn("n1")).containsExactly(List.of());
+
+        feed.podUpdated(new ObservedPod(pod("u1", nodeOnly, "Running").spec(), "Running", true, false, "2"));
+        assertThat(tracker.get("u1")).as("terminating: still cached").isNotNull();
+
+        feed.podUpdated(pod("u1", nodeOnly, "Failed"));
+        assertThat(tracker.get("u1")).isNull();
+        feed.podAdded(pod("u2", nodeOnly, "Running"));
+        feed.podDeleted(pod("u2", nodeOnly, "Running"));
+        assertThat(tracker.all()).isEmpty();
+    }
+
+    @Test
     void quotaLimitsAreSetAndAnUpdateClearsTheLimitsItDropped() {
         QuotaObservation both = new QuotaObservation("ns", "q", Map.of("nvidia.com/gpumem", 1000L, "nvidia.com/gpucores", 50L));
         QuotaObservation memOnly = new QuotaObservation("ns", "q", Map.of("nvidia.com/gpumem", 2000L));

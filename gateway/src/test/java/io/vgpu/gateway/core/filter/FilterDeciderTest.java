@@ -3,6 +3,7 @@ package io.vgpu.gateway.core.filter;
 import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.QuotaGate;
+import io.vgpu.gateway.core.reason.NodeReason;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.DeviceUsage;
@@ -57,8 +58,8 @@ class FilterDeciderTest {
                 List.of("empty", "half", "full", "ghost"), nodes::get, QuotaGate.NONE);
         assertThat(d).isInstanceOfSatisfying(FilterDecision.Fits.class, f -> {
             assertThat(f.ranked()).extracting(Candidate::node).containsExactly("half", "empty");
-            assertThat(f.failedNodes()).containsEntry("ghost", FilterDecider.NODE_UNREGISTERED)
-                    .containsEntry("full", "1/1 CardInsufficientMemory");
+            assertThat(f.rejected()).containsEntry("ghost", NodeReason.NODE_UNREGISTERED);
+            assertThat(f.rejected().get("full").hamiText()).isEqualTo("1/1 CardInsufficientMemory");
             assertThat(FilterAnnotations.annotations(f.best(), 42)).containsEntry(HamiAnnotations.VGPU_NODE, "half")
                     .containsEntry(HamiAnnotations.VGPU_TIME, "42")
                     .containsEntry(HamiAnnotations.DEVICES_ALLOCATED, "GPU-half,NVIDIA,1000,0:;")
@@ -80,7 +81,7 @@ class FilterDeciderTest {
         FilterDecision d = decider.decide(pod(Map.of("nvidia.com/gpu", "2"), Map.of()), List.of("a"),
                 n -> node("a", 0), QuotaGate.NONE);
         assertThat(d).isInstanceOfSatisfying(FilterDecision.NoFit.class,
-                n -> assertThat(n.failedNodes()).containsOnlyKeys("a"));
+                n -> assertThat(n.rejected()).containsOnlyKeys("a"));
     }
 
     @Test
@@ -92,7 +93,7 @@ class FilterDeciderTest {
         FilterDecision d = decider.decideSimulation(pod(Map.of("nvidia.com/gpu", "1"), Map.of()), request);
         assertThat(d).isInstanceOfSatisfying(FilterDecision.Fits.class, f -> {
             assertThat(f.best().node()).isEqualTo("template");
-            assertThat(f.failedNodes()).containsExactly(Map.entry("bare", FilterDecider.NODE_UNREGISTERED));
+            assertThat(f.rejected()).containsExactly(Map.entry("bare", NodeReason.NODE_UNREGISTERED));
         });
     }
 }

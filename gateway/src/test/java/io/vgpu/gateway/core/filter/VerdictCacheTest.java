@@ -4,8 +4,9 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.fit.AnnotationFilters;
 import io.vgpu.gateway.core.fit.ScoringWeights;
-import io.vgpu.gateway.core.score.PodDemand;
 import io.vgpu.gateway.core.quota.QuotaGate;
+import io.vgpu.gateway.core.reason.NodeRejection;
+import io.vgpu.gateway.core.score.PodDemand;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.ContainerRequest;
@@ -114,7 +115,8 @@ class VerdictCacheTest {
         FilterDecision third = cached.decide(pod, List.of("a", "b"), views::get, QuotaGate.NONE);
         assertThat(third).isInstanceOfSatisfying(FilterDecision.Fits.class, f -> {
             assertThat(f.ranked()).extracting(Candidate::node).containsExactly("b");
-            assertThat(f.failedNodes()).containsExactly(Map.entry("a", "1/1 CardInsufficientMemory"));
+            assertThat(f.rejected().get("a").hamiText()).isEqualTo("1/1 CardInsufficientMemory");
+            assertThat(f.rejected()).containsOnlyKeys("a");
             assertThat(f.ranked().get(0)).isSameAs(candidate(first, "b"));
         });
 
@@ -138,7 +140,7 @@ class VerdictCacheTest {
         assertThat(cached.decide(pod, List.of("a"), views::get, quota)).isInstanceOf(FilterDecision.Fits.class);
         quota.limitLeft.set(500); // the namespace's usage grew elsewhere; the node did not change
         assertThat(cached.decide(pod, List.of("a"), views::get, quota)).isInstanceOfSatisfying(
-                FilterDecision.NoFit.class, n -> assertThat(n.failedNodes().get("a")).contains("ResourceQuotaNotFit"));
+                FilterDecision.NoFit.class, n -> assertThat(n.rejected().get("a").hamiText()).contains("ResourceQuotaNotFit"));
     }
 
     @Test
@@ -191,13 +193,13 @@ class VerdictCacheTest {
         List<NodeView> nodes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             nodes.add(node("n" + i, 0));
-            verdicts.put("n" + i, new VerdictCache.Outcome(nodes.get(i), null, "reason " + i));
+            verdicts.put("n" + i, new VerdictCache.Outcome(nodes.get(i), null, new NodeRejection.Inconsistent("reason " + i)));
         }
         assertThat(verdicts.size()).isEqualTo(1);
         assertThat(verdicts.get("n3", nodes.get(3))).isNotNull();
         assertThat(verdicts.get("n0", nodes.get(0))).isNull();
-        verdicts.put("n3", new VerdictCache.Outcome(nodes.get(3), null, "again")); // a known node: nothing dropped
-        assertThat(verdicts.get("n3", nodes.get(3)).reason()).isEqualTo("again");
+        verdicts.put("n3", new VerdictCache.Outcome(nodes.get(3), null, new NodeRejection.Inconsistent("again"))); // a known node: nothing dropped
+        assertThat(verdicts.get("n3", nodes.get(3)).rejection().hamiText()).isEqualTo("again");
         assertThat(verdicts.get("n3", node("n3", 0))).as("an equal view that is another object").isNull();
     }
 

@@ -72,7 +72,7 @@ class NvidiaFitTest {
                     String policy, String reason) {
         FitResult result = fit(devices, request, pod, policy);
         assertThat(result.fit()).isFalse();
-        assertThat(result.reason()).isEqualTo(reason);
+        assertThat(result.rejection().hamiText()).isEqualTo(reason);
     }
 
     static Stream<Arguments> successes() {
@@ -106,9 +106,9 @@ class NvidiaFitTest {
         PairScores scores = new PairScores(Map.of("c", Map.of("a", 50, "b", 1, "d", 1), "a", Map.of("d", 40)));
         FitContext ctx = FitContext.forPod(pod, "ns", policy, QuotaGate.NONE).onNode(Map.of(), scores);
         FitResult result = NvidiaFit.fit(devices, request, ctx, List.of(), 0);
-        assertThat(result.fit()).as(result.reason()).isTrue();
+        assertThat(result.fit()).as(String.valueOf(result.rejection())).isTrue();
         assertThat(uuids(result)).containsExactlyElementsOf(picked);
-        assertThat(result.reason()).isEmpty();
+        assertThat(result.rejection()).isNull();
     }
 
     @Test
@@ -131,9 +131,9 @@ class NvidiaFitTest {
                 .onNode(Map.of("hami.io/device-cordon", "b"), PairScores.NONE);
         FitResult result = NvidiaFit.fit(List.of(gpu("a").unhealthy().build(), gpu("b").unhealthy().build()),
                 request(1, 100, 10), ctx, List.of(), 0);
-        assertThat(result.reason()).as("health is checked before the cordon").isEqualTo("2/2 CardNotHealth");
+        assertThat(result.rejection().hamiText()).as("health is checked before the cordon").isEqualTo("2/2 CardNotHealth");
         result = NvidiaFit.fit(List.of(gpu("a").build(), gpu("b").build()), request(2, 100, 10), ctx, List.of(), 0);
-        assertThat(result.reason()).isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 CardCordoned");
+        assertThat(result.rejection().hamiText()).isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 CardCordoned");
         assertThat(uuids(result)).containsExactly("a");
     }
 
@@ -142,7 +142,7 @@ class NvidiaFitTest {
         FitResult result = fit(List.of(gpu("a").build(), gpu("b").mem(8192, 8192).build()), request(2, 100, 10),
                 NO_ANNOTATIONS, "topology-aware");
         assertThat(result.fit()).isFalse();
-        assertThat(result.reason()).isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 CardInsufficientMemory");
+        assertThat(result.rejection().hamiText()).isEqualTo("1/2 AllocatedCardsInsufficientRequest, 1/2 CardInsufficientMemory");
         assertThat(uuids(result)).containsExactly("a");
     }
 
@@ -154,7 +154,7 @@ class NvidiaFitTest {
         assertThat(one.fit()).isTrue();
         FitResult two = fit(List.of(mig), request(2, 20000, 0), NO_ANNOTATIONS, "spread");
         assertThat(two.fit()).isFalse();
-        assertThat(two.reason()).isEqualTo("1/1 AllocatedCardsInsufficientRequest, 1/1 CardMigTopologyInfeasible");
+        assertThat(two.rejection().hamiText()).isEqualTo("1/1 AllocatedCardsInsufficientRequest, 1/1 CardMigTopologyInfeasible");
     }
 
     @Test
@@ -203,7 +203,7 @@ class NvidiaFitTest {
         FitContext ctx = FitContext.forPod(NO_ANNOTATIONS, "ns", "spread", none).onNode(Map.of(), PairScores.NONE);
         FitResult result = NvidiaFit.fit(List.of(gpu("a").mem(8192, 8192).build()), request(1, 100, 10), ctx,
                 List.of(), 0);
-        assertThat(result.reason()).isEqualTo("1/1 ResourceQuotaNotFit");
+        assertThat(result.rejection().hamiText()).isEqualTo("1/1 ResourceQuotaNotFit");
     }
 
     @Test

@@ -1,9 +1,13 @@
 package io.vgpu.gateway.core.port;
 
+import io.vgpu.gateway.core.reason.DeviceRejection;
+import io.vgpu.gateway.core.reason.NodeReason;
+import io.vgpu.gateway.core.reason.NodeRejection;
+import io.vgpu.state.model.FitReason;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,25 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class SchedulerEventTest {
-
-    static Stream<Arguments> reasonTexts() {
-        return Stream.of(
-                arguments("base", "3/8 CardInsufficientMemory, 2/8 CardInsufficientCore, 3/8 CardNotHealth",
-                        Map.of("CardInsufficientMemory", 3, "CardInsufficientCore", 2, "CardNotHealth", 3)),
-                arguments("empty", "", Map.of()),
-                arguments("malformed", "invalid_reason_format", Map.of()),
-                arguments("single", "4/4 CardTypeMismatch", Map.of("CardTypeMismatch", 4)),
-                arguments("plain word", "NodeInsufficientDevice", Map.of()),
-                arguments("phrase", "node unregistered", Map.of()),
-                arguments("non-numeric count", "x/4 CardTypeMismatch", Map.of()),
-                arguments("mixed", "1/2 CardCordoned, garbage, 1/2 NumaNotFit", Map.of("CardCordoned", 1, "NumaNotFit", 1)));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("reasonTexts")
-    void parsesHamisReasonTexts(String name, String text, Map<String, Integer> expected) {
-        assertThat(SchedulerEvent.parseReasons(text)).isEqualTo(expected);
-    }
 
     @Test
     void filteringSucceededListsFitsWorstFirstAsHamiSortsThem() {
@@ -61,10 +46,10 @@ class SchedulerEventTest {
 
     @Test
     void filteringFailedGroupsNodesByReasonWordThenSummarises() {
-        Map<String, String> failed = new LinkedHashMap<>();
-        failed.put("b", "1/1 CardInsufficientMemory");
-        failed.put("a", "2/2 CardInsufficientMemory, 1/2 CardNotHealth");
-        failed.put("c", "node unregistered");
+        Map<String, NodeRejection> failed = new LinkedHashMap<>();
+        failed.put("b", new DeviceRejection(Map.of(FitReason.CardInsufficientMemory, 1), 1));
+        failed.put("a", new DeviceRejection(Map.of(FitReason.CardInsufficientMemory, 2, FitReason.CardNotHealth, 1), 2));
+        failed.put("c", NodeReason.NODE_UNREGISTERED);
 
         List<SchedulerEvent> events = SchedulerEvent.filteringFailed(failed, 3);
 

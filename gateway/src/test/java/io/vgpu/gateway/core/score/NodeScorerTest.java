@@ -48,7 +48,7 @@ class NodeScorerTest {
 
     private static String reason(NodeVerdict verdict) {
         assertThat(verdict).isInstanceOf(NodeVerdict.Unschedulable.class);
-        return ((NodeVerdict.Unschedulable) verdict).reason();
+        return ((NodeVerdict.Unschedulable) verdict).rejection().hamiText();
     }
 
     static Stream<Arguments> allocations() {
@@ -85,11 +85,11 @@ class NodeScorerTest {
     static Stream<Arguments> failures() {
         return Stream.of(
                 arguments("unknown vendor", List.of(new ContainerRequest(1, "AMD", 100, 101, 10)), 0,
-                        List.of(gpu("a").build()), NodeScorer.DEVICE_TYPE_NOT_FOUND),
+                        List.of(gpu("a").build()), "Device type not found"),
                 arguments("more cards than the node has", List.of(request(3, 100, 10)), 0,
-                        List.of(gpu("a").build(), gpu("b").build()), NodeScorer.NODE_INSUFFICIENT_DEVICE),
+                        List.of(gpu("a").build(), gpu("b").build()), "NodeInsufficientDevice"),
                 arguments("models that are not NVIDIA do not count", List.of(request(2, 100, 10)), 0,
-                        List.of(gpu("a").build(), gpu("b").type("AMD").build()), NodeScorer.NODE_INSUFFICIENT_DEVICE),
+                        List.of(gpu("a").build(), gpu("b").type("AMD").build()), "NodeInsufficientDevice"),
                 arguments("an init container that cannot fit rejects the node", List.of(request(1, 9000, 0), NONE), 1,
                         List.of(gpu("a").build()), "1/1 CardInsufficientMemory"),
                 arguments("the first failing app container gives the reason",

@@ -11,7 +11,7 @@ package io.vgpu.gateway.core.port;
  *                            └─ other error / no answer ──────────────────► Failed
  * </pre>
  */
-public sealed interface BindOutcome permits BindOutcome.Bound, BindOutcome.BoundElsewhere, BindOutcome.Failed {
+public sealed interface BindingOutcome permits BindingOutcome.Bound, BindingOutcome.BoundElsewhere, BindingOutcome.Failed {
 
     /** True for {@link Bound}. */
     boolean ok();
@@ -24,7 +24,7 @@ public sealed interface BindOutcome permits BindOutcome.Bound, BindOutcome.Bound
      *
      * @param alreadyBound true when it was bound before this call (a retried bind): nothing changed
      */
-    record Bound(boolean alreadyBound) implements BindOutcome {
+    record Bound(boolean alreadyBound) implements BindingOutcome {
 
         @Override
         public boolean ok() {
@@ -43,7 +43,7 @@ public sealed interface BindOutcome permits BindOutcome.Bound, BindOutcome.Bound
      * @param node    the node the pod is bound to
      * @param message the API server's conflict text
      */
-    record BoundElsewhere(String node, String message) implements BindOutcome {
+    record BoundElsewhere(String node, String message) implements BindingOutcome {
 
         @Override
         public boolean ok() {
@@ -56,7 +56,7 @@ public sealed interface BindOutcome permits BindOutcome.Bound, BindOutcome.Bound
      *
      * @param write the failed write (refused with a status, or unanswered)
      */
-    record Failed(WriteOutcome write) implements BindOutcome {
+    record Failed(WriteOutcome write) implements BindingOutcome {
 
         @Override
         public boolean ok() {

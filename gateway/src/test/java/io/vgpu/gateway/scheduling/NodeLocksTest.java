@@ -22,8 +22,11 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** StateIngest releases the shared node lock when the node's lock annotation goes away. */
-class StateIngestLockTest {
+/**
+ * {@link NodeLocks} releases the shared node lock when the node's lock annotation goes away (told by ingest), or when
+ * none appeared within the grace (the sweep).
+ */
+class NodeLocksTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-08-01T06:00:00Z"), ZoneOffset.UTC);
     private static final Node NODE = new Node("node-0", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
@@ -34,7 +37,9 @@ class StateIngestLockTest {
 
     @Test
     void releasesTheLockNamedByTheVanishedAnnotationWhileTheLocalSnapshotStillLags() {
-        StateIngest ingest = new StateIngest(laggingSnapshot(state), NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
+        ClusterState lagging = laggingSnapshot(state);
+        StateIngest ingest = new StateIngest(lagging, NodeHealth.ALWAYS, new AcceptingPodWriter(),
+                LockFixtures.observing(lagging, CLOCK));
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
 
@@ -46,54 +51,58 @@ class StateIngestLockTest {
 
     @Test
     void leavesALockThatAnotherPodTookMeanwhile() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
-        ingest.nodeUpserted(node(null));
+        NodeLocks locks = LockFixtures.observing(state, CLOCK);
+        state.registerNode(Recorded.inventory(node(null)).orElseThrow());
+        locks.observed(node(null), true);
         state.lockNode(NODE.name(), "ns", "pod-b", CLOCK.millis(), 300_000);
 
-        ingest.nodeUpserted(node(lockOf("ns", "pod-a")));
-        ingest.nodeUpserted(node(null));
+        locks.observed(node(lockOf("ns", "pod-a")), true);
+        locks.observed(node(null), true);
 
         assertThat(state.nodeState(NODE.name()).lock()).isEqualTo(new NodeLockHolder("ns", "pod-b", CLOCK.millis()));
     }
 
     @Test
     void keepsAFreshLockWhoseAnnotationWasNeverSeen() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
-        ingest.nodeUpserted(node(null));
+        NodeLocks locks = LockFixtures.observing(state, CLOCK);
+        state.registerNode(Recorded.inventory(node(null)).orElseThrow());
+        locks.observed(node(null), true);
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
 
-        ingest.nodeUpserted(node(null));
+        locks.observed(node(null), true);
 
         assertThat(state.nodeState(NODE.name()).lock()).isNotNull();
     }
 
     @Test
     void theOwnerReleasesALockWhoseAnnotationNeverAppearedWithinTheGraceEvenWithoutANodeEvent() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
-        ingest.nodeUpserted(node(null));
+        NodeLocks locks = LockFixtures.observing(state, CLOCK);
+        state.registerNode(Recorded.inventory(node(null)).orElseThrow());
+        locks.observed(node(null), true);
         // a lock call that applied although its caller saw it fail: nobody will write the annotation or unlock
-        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS - 1, 300_000);
+        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - NodeLocks.GRACE_MILLIS - 1, 300_000);
 
-        ingest.releaseUnannotatedLocks(name -> false, new ListedCache(List.of(node(null)), List.of()));
+        locks.sweep(name -> false);
         assertThat(state.nodeState(NODE.name()).lock()).as("only the key's owner acts").isNotNull();
 
-        ingest.releaseUnannotatedLocks(name -> true, new ListedCache(List.of(node(null)), List.of()));
+        locks.sweep(name -> true);
         assertThat(state.nodeState(NODE.name()).lock()).isNull();
     }
 
     @Test
     void thePeriodicReleaseLeavesLocksWithinTheGraceAndLocksWhoseAnnotationIsThere() {
-        StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, CLOCK, new AcceptingPodWriter());
-        ingest.nodeUpserted(node(null));
-        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - StateIngest.LOCK_GRACE_MILLIS, 300_000);
+        NodeLocks locks = LockFixtures.observing(state, CLOCK);
+        state.registerNode(Recorded.inventory(node(null)).orElseThrow());
+        locks.observed(node(null), true);
+        state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis() - NodeLocks.GRACE_MILLIS, 300_000);
 
-        ingest.releaseUnannotatedLocks(name -> true, new ListedCache(List.of(node(null)), List.of()));
+        locks.sweep(name -> true);
         assertThat(state.nodeState(NODE.name()).lock()).as("within the grace").isNotNull();
 
         state.unlockNode(NODE.name(), "ns", "pod-a");
         state.lockNode(NODE.name(), "ns", "pod-b", CLOCK.millis() - 60_000, 300_000);
-        ingest.releaseUnannotatedLocks(name -> true,
-                new ListedCache(List.of(node(lockOf("ns", "pod-b"))), List.of()));
+        locks.observed(node(lockOf("ns", "pod-b")), true);
+        locks.sweep(name -> true);
         assertThat(state.nodeState(NODE.name()).lock()).as("annotated").isNotNull();
     }
 
