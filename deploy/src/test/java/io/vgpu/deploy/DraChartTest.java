@@ -43,6 +43,25 @@ class DraChartTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(ValueSet.class)
+    void pointsTheKubeletPluginAtTheDirectoriesItMounts(ValueSet set) {
+        Map<String, String> env = Pods.env(plugin(set));
+        if (!set.dra()) {
+            assertThat(env).doesNotContainKeys("VGPU_DRA_REGISTRY_DIR", "VGPU_DRA_PLUGIN_DIR", "VGPU_DRA_CDI_DIR",
+                    "VGPU_DRA_STATIC_CDI_DIRS");
+            return;
+        }
+        Map<String, JsonNode> mounts = Pods.mounts(plugin(set));
+        assertThat(mounts).containsKey(env.get("VGPU_DRA_REGISTRY_DIR"));
+        String pluginDir = env.get("VGPU_DRA_PLUGIN_DIR");
+        assertThat(pluginDir).endsWith("/gpu.vgpu.io");
+        assertThat(mounts).containsKey(pluginDir.substring(0, pluginDir.lastIndexOf('/')));
+        assertThat(mounts).containsKey(env.get("VGPU_DRA_CDI_DIR"));
+        assertThat(env.get("VGPU_DRA_STATIC_CDI_DIRS").split(",")).containsExactly("/etc/cdi", env.get("VGPU_DRA_CDI_DIR"));
+        assertThat(mounts.get("/etc/cdi").path("readOnly").asBoolean()).as("static specs are only read").isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ValueSet.class)
     void neverRunsTwoAgentsOnANodeDuringAnUpdate(ValueSet set) {
         JsonNode strategy = DevicePluginTest.ds(set).path("spec").path("updateStrategy");
         assertThat(strategy.path("type").asText()).isEqualTo("RollingUpdate");

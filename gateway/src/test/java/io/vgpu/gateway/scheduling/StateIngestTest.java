@@ -102,7 +102,7 @@ class StateIngestTest {
             @Override
             public void forget(String node) {
             }
-        }, CLOCK, new Writes(Set.of()));
+        }, new Writes(Set.of()), LockFixtures.observing(state, CLOCK));
         watched.nodeUpserted(registered("n1"));
         assertThat(state.nodeState("n1").registered()).isTrue();
 
