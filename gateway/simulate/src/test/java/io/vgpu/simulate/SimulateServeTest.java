@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +15,7 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -150,16 +153,20 @@ class SimulateServeTest {
 
     private JsonNode awaitFilter(String gateway, Pod pod) throws Exception {
         String args = "{\"Pod\":" + JSON.writeValueAsString(JSON.readTree(Serialization.asJson(pod))) + ",\"NodeNames\":[\"recorded-node\"]}";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            JsonNode answer = JSON.readTree(post(gateway + "/filter", args).body());
-            // the preloaded node registers through the gateway's informer, like any node
-            if (answer.path("Error").asText().isEmpty() && answer.path("NodeNames").size() == 1
-                    || System.nanoTime() > deadline) {
-                return answer;
+        AtomicReference<JsonNode> answer = new AtomicReference<>();
+        // the preloaded node registers through the gateway's informer, like any node
+        Eventually.within(Duration.ofSeconds(30), "a filter that places the pod on recorded-node", () -> {
+            try {
+                answer.set(JSON.readTree(post(gateway + "/filter", args).body()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
             }
-            Thread.sleep(100);
-        }
+            return answer.get().path("Error").asText().isEmpty() && answer.get().path("NodeNames").size() == 1;
+        });
+        return answer.get();
     }
 
     private HttpRequest bindRequest(String gateway, Pod pod) {
@@ -173,12 +180,17 @@ class SimulateServeTest {
         return JSON.readTree(http.send(bindRequest(gateway, pod), HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    private void awaitMetric(String metricsUrl, String line) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!get(metricsUrl).body().contains(line)) {
-            assertThat(System.nanoTime()).as("metrics line " + line).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private void awaitMetric(String metricsUrl, String line) {
+        Eventually.within(Duration.ofSeconds(10), "metrics line " + line, () -> {
+            try {
+                return get(metricsUrl).body().contains(line);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        });
     }
 
     private HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -20,6 +20,7 @@ import io.vgpu.state.model.PodRef;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -298,18 +300,7 @@ class StateIngestMoveTest {
     }
 
     private static void eventually(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Eventually.within(Duration.ofSeconds(20), what, condition);
     }
 
     private static int freePort() {
