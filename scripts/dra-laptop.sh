@@ -11,6 +11,8 @@ node="${1:?usage: scripts/dra-laptop.sh NODE [GPU_FILE]}"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/vgpu-dra.XXXXXX")
 # what the chart's hami-core init container creates on a node: the monitor's feedback loop needs it
 mkdir -p "$dir/host/usr/local/vgpu/containers"
+# the kubelet's device-plugin directory: a node not labelled yet starts in device-plugin mode, which watches it
+mkdir -p "$dir/device-plugins"
 if [ -n "${2:-}" ]; then
   cp "$2" "$dir/gpus.yaml"
 else
