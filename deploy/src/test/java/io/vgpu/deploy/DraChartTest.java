@@ -9,8 +9,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DRA mode in the chart (issue 12 item 7): the kubelet plugin directories and the CDI directory mounted only
- * when {@code devicePlugin.dra.enabled}, Bidirectional on the plugins directory (spec/dra-spec.md §4.6), one
+ * DRA mode in the chart (issue 12 item 7): the kubelet plugin directories mounted only when
+ * {@code devicePlugin.dra.enabled}, the CDI directories also with a {@code cdi-*} device list strategy, Bidirectional on the plugins directory (spec/dra-spec.md §4.6), one
  * agent per node during updates, the mode settings the agent reads, and the DeviceClass — without
  * {@code extendedResourceName} unless opted in.
  */
@@ -28,7 +28,14 @@ class DraChartTest {
         String registry = set == ValueSet.DRA_EXTENDED ? "/data/kubelet/plugins_registry" : "/var/lib/kubelet/plugins_registry";
         String plugins = set == ValueSet.DRA_EXTENDED ? "/data/kubelet/plugins" : "/var/lib/kubelet/plugins";
         if (!set.dra()) {
-            assertThat(mounts).doesNotContainKeys(registry, plugins, "/var/run/cdi");
+            assertThat(mounts).doesNotContainKeys(registry, plugins);
+            if (cdiStrategy(set)) {
+                // device-plugin mode's cdi-* strategies write their spec where the runtime reads it (issue 15 item 5)
+                assertThat(Pods.volumeAt(ds, plugin(set), "/var/run/cdi").path("hostPath").path("path").asText())
+                        .isEqualTo("/var/run/cdi");
+            } else {
+                assertThat(mounts).doesNotContainKeys("/var/run/cdi");
+            }
             return;
         }
         for (String path : new String[]{registry, plugins, "/var/run/cdi"}) {
@@ -45,12 +52,17 @@ class DraChartTest {
     @EnumSource(ValueSet.class)
     void pointsTheKubeletPluginAtTheDirectoriesItMounts(ValueSet set) {
         Map<String, String> env = Pods.env(plugin(set));
+        Map<String, JsonNode> mounts = Pods.mounts(plugin(set));
         if (!set.dra()) {
-            assertThat(env).doesNotContainKeys("VGPU_DRA_REGISTRY_DIR", "VGPU_DRA_PLUGIN_DIR", "VGPU_DRA_CDI_DIR",
-                    "VGPU_DRA_STATIC_CDI_DIRS");
+            assertThat(env).doesNotContainKeys("VGPU_DRA_REGISTRY_DIR", "VGPU_DRA_PLUGIN_DIR");
+            if (!cdiStrategy(set)) {
+                assertThat(env).doesNotContainKeys("VGPU_DRA_CDI_DIR", "VGPU_DRA_STATIC_CDI_DIRS");
+                return;
+            }
+            assertThat(mounts).containsKey(env.get("VGPU_DRA_CDI_DIR"));
+            assertThat(env.get("VGPU_DRA_STATIC_CDI_DIRS").split(",")).containsExactly("/etc/cdi", env.get("VGPU_DRA_CDI_DIR"));
             return;
         }
-        Map<String, JsonNode> mounts = Pods.mounts(plugin(set));
         assertThat(mounts).containsKey(env.get("VGPU_DRA_REGISTRY_DIR"));
         String pluginDir = env.get("VGPU_DRA_PLUGIN_DIR");
         assertThat(pluginDir).endsWith("/gpu.vgpu.io");
@@ -58,6 +70,11 @@ class DraChartTest {
         assertThat(mounts).containsKey(env.get("VGPU_DRA_CDI_DIR"));
         assertThat(env.get("VGPU_DRA_STATIC_CDI_DIRS").split(",")).containsExactly("/etc/cdi", env.get("VGPU_DRA_CDI_DIR"));
         assertThat(mounts.get("/etc/cdi").path("readOnly").asBoolean()).as("static specs are only read").isTrue();
+    }
+
+    /** A {@code cdi-annotations} or {@code cdi-cri} device list strategy in the set's values. */
+    private static boolean cdiStrategy(ValueSet set) {
+        return Pods.env(plugin(set)).getOrDefault("VGPU_DEVICE_LIST_STRATEGY", "").contains("cdi-");
     }
 
     @ParameterizedTest(name = "{0}")

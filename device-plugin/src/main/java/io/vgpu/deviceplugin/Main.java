@@ -211,8 +211,10 @@ public final class Main {
                         .resolve(MonitorConfig.DEFAULT_MIG_APPLY_LOCK.toString()), cluster, config.nodeName());
         return mig.compose(manager -> NodeFeatureStarter.topologyScores(vertx, features, source, served, cluster,
                                 config.nodeName())
-                        .compose(scores -> deploy(vertx, config, features, client, source, node, scan, plan, pool,
-                                cluster, manager, scores))
+                        .compose(scores -> DevicePluginCdi.write(vertx, config, node.operatingMode(), features.migStrategy(),
+                                        served)
+                                .compose(libraries -> deploy(vertx, config, features, client, source, node, scan, plan,
+                                        pool, cluster, manager, scores, libraries)))
                         .recover(error -> {
                             if (manager != null) {
                                 manager.close();
@@ -226,13 +228,15 @@ public final class Main {
     }
 
     /**
-     * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
-     * @param scores GPU pair scores to publish, null for none
+     * @param mig       the dynamic-MIG manager, null outside {@code mig} mode
+     * @param scores    GPU pair scores to publish, null for none
+     * @param libraries how CDI answers get the driver libraries ({@link DevicePluginCdi})
      */
     private static Future<NodeAgent> deploy(Vertx vertx, DevicePluginConfig config, NodeFeatures features,
                                             KubernetesClient client, DeviceSource source, NodeSettings node,
                                             List<GpuFacts> scan, StaticMigSetup.Plan plan, ExecutorService pool,
-                                            ClusterAccess cluster, MigManager mig, TopologyScores.Result scores) {
+                                            ClusterAccess cluster, MigManager mig, TopologyScores.Result scores,
+                                            CdiSettings.Libraries libraries) {
         NvidiaSettings nvidia = node.nvidia();
         DeviceState state = plan.main();
         LocalHostFiles host = new LocalHostFiles(config.hostRoot(), pool);
@@ -253,7 +257,7 @@ public final class Main {
         ModeController mode = new ModeController(vertx,
                 new ModeSettings(config.nodeName(), config.mode(), config.draEnabled(), config.modeRetry()),
                 modeCluster, prepared, nodeWatch, events,
-                devicePluginMode(vertx, config, cluster, host, source, plan, node, mig, scores),
+                devicePluginMode(vertx, config, cluster, host, source, plan, node, mig, scores, libraries),
                 slicePublisher(vertx, config, client, pool, nodeWatch, events, source, state, node), kubeletPlugins);
         agent.setMode(mode);
         Future<Void> reconciler = mig == null ? Future.succeededFuture() : vertx.deployVerticle(
@@ -275,16 +279,18 @@ public final class Main {
      * Device-plugin mode's parts: the register loop, the kubelet device plugin(s) (a group with the static
      * MIG strategies' extra resources) and the kubelet socket watcher.
      *
-     * @param mig    the dynamic-MIG manager, null outside {@code mig} mode
-     * @param scores GPU pair scores to publish, null for none
+     * @param mig       the dynamic-MIG manager, null outside {@code mig} mode
+     * @param scores    GPU pair scores to publish, null for none
+     * @param libraries how CDI answers get the driver libraries
      */
     private static ModeController.Part devicePluginMode(Vertx vertx, DevicePluginConfig config, ClusterAccess cluster,
                                                         LocalHostFiles host, DeviceSource source, StaticMigSetup.Plan plan,
-                                                        NodeSettings node, MigManager mig, TopologyScores.Result scores) {
+                                                        NodeSettings node, MigManager mig, TopologyScores.Result scores,
+                                                        CdiSettings.Libraries libraries) {
         NvidiaSettings nvidia = node.nvidia();
         DeviceState state = plan.main();
         NodeLockReleaser releaser = new NodeLockReleaser(cluster);
-        AllocatePlanner planner = new AllocatePlanner(allocateSettings(config, node), UUID::randomUUID);
+        AllocatePlanner planner = new AllocatePlanner(allocateSettings(config, node, libraries), UUID::randomUUID);
         AllocationService allocations = new AllocationService(config.nodeName(), cluster, host, planner,
                 state::inventory, releaser, mig);
         KubeletRegistration registration = config.registerWithKubelet()
@@ -384,8 +390,8 @@ public final class Main {
         return slash > 0 ? resource.substring(0, slash) : "nvidia.com";
     }
 
-    /** Allocate settings from the process config and the node's effective device config. */
-    static AllocateSettings allocateSettings(DevicePluginConfig config, NodeSettings node) {
+    /** Allocate settings from the process config, the node's effective device config and the CDI libraries decision. */
+    static AllocateSettings allocateSettings(DevicePluginConfig config, NodeSettings node, CdiSettings.Libraries libraries) {
         NvidiaSettings n = node.nvidia();
         List<String> additional = new ArrayList<>();
         CdiSettings defaults = CdiSettings.defaults();
@@ -401,7 +407,7 @@ public final class Main {
         return new AllocateSettings(n.resourceCountName(), config.hookPath(), n.deviceMemoryScaling(), n.libCudaLogLevel(),
                 n.disableCoreLimit(), config.deviceIdStrategy(), config.deviceListStrategies(),
                 node.enableGetPreferredAllocation(), node.operatingMode(), config.libVgpuVersion(), false,
-                new CdiSettings(config.cdiAnnotationPrefix(), CdiSettings.DEFAULT_VENDOR, additional),
+                new CdiSettings(config.cdiAnnotationPrefix(), CdiSettings.DEFAULT_VENDOR, additional, libraries),
                 config.imexChannelIds(), config.gdrcopyEnabled(), config.gdsEnabled(), config.mofedEnabled());
     }
 

@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
+import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
 import io.vgpu.deviceplugin.testing.NodeFieldApiServer;
+import io.vgpu.hamicore.FakeNvml;
+import io.vgpu.hamicore.GpuInfo;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.dra.DeviceAttribute;
 import io.vgpu.state.dra.DeviceCapacity;
@@ -116,6 +119,36 @@ class DraSliceEndToEndTest {
     private List<Event> events(String reason) {
         return client.v1().events().inNamespace("default").list().getItems().stream()
                 .filter(e -> reason.equals(e.getReason()) && fx.node.equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    /**
+     * Issue 15 item 5: a node in {@code operatingmode: mig} (dynamic MIG, over FakeNvml) labelled for DRA mode
+     * publishes a slice without its GPUs and says why in a Node Event; the MIG GPUs stay device-plugin mode's.
+     */
+    @Test
+    void offersNoGpuOfADynamicMigNodeAndSaysWhyOnTheNode() throws Exception {
+        FakeNvml nvml = FakeNvml.withGpus(new GpuInfo(0, GPU0, "NVIDIA A100-SXM4-40GB", 40L << 30, 0, "00000000:07:00.0", 0, false));
+        nvml.setMigProfiles(0, FakeNvml.a100Profiles());
+        fx = AgentFixture.prepare(dir, "node-dra-mig", client, Map.of("VGPU_DEVICE_SOURCE", "nvml"));
+        client.nodes().withName(fx.node).edit(n -> {
+            n.getMetadata().getLabels().put("vgpu.io/mode", "dra");
+            return n;
+        });
+        Files.writeString(dir.resolve("device-config.yaml"), """
+                nvidia:
+                  resourceCountName: nvidia.com/gpu
+                  migProfileAllowlist:
+                    - models: ["A100-SXM4-40GB"]
+                      profiles: ["1g.5gb", "7g.40gb"]
+                """);
+        Files.writeString(dir.resolve("config.json"), "{\"nodeconfig\":[{\"name\":\"node-dra-mig\",\"operatingmode\":\"mig\"}]}");
+        fx.agent = fx.startAgent(new NvmlDeviceSource(nvml, "nvml:test")).toCompletionStage().toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+
+        assertThat(eventually(WAIT, () -> !events("GpusNotOffered").isEmpty())).as("a Node Event says why").isTrue();
+        assertThat(events("GpusNotOffered").get(0).getMessage()).contains(GPU0)
+                .contains("operatingmode mig (dynamic MIG) is served in device-plugin mode only");
+        assertThat(eventually(WAIT, () -> published(s -> s.content().devices().isEmpty()))).as("no GPU offered").isTrue();
     }
 
     @Test

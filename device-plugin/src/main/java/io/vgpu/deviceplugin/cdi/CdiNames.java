@@ -65,6 +65,16 @@ public final class CdiNames {
         return kind.replace('/', '-') + "_" + transientId.replace('/', '_') + ".json";
     }
 
+    /**
+     * The file name the CDI library gives a spec of {@code kind} that is not tied to one claim or
+     * container ({@code GenerateNameForSpec}): {@code <vendor>-<class>.json}, e.g.
+     * {@code k8s.device-plugin.nvidia.com-gpu.json}.
+     */
+    public static String staticFileName(String kind) {
+        requireKind(kind);
+        return kind.replace('/', '-') + ".json";
+    }
+
     /** The class part of {@code kind}. */
     static String kindClass(String kind) {
         return kind.substring(kind.indexOf('/') + 1);

@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.dra.prepare.DriverLibraries;
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.state.dra.DraNames;
 
 import java.nio.file.Path;

@@ -33,6 +33,9 @@ public final class DeviceResponses {
      * @param settings   strategies and flags
      * @param inventory  NVML indices for the {@code index} strategy
      * @param responseId a fresh UUID, used only in the CDI annotation key
+     * @return the answer; with CDI strategies and {@link CdiSettings.Libraries#agentSpec()}, each GPU's name is
+     *         followed by its device in {@code nvidia-ctk}'s static spec when there is one, and a CDI-only answer
+     *         sets {@code NVIDIA_VISIBLE_DEVICES} too (the decision DRA mode makes)
      */
     public static Builder forDevices(List<String> requestIds, AllocateSettings settings, DeviceInventory inventory,
                                      String responseId) {
@@ -42,6 +45,10 @@ public final class DeviceResponses {
             addCdi(out, ids, settings, responseId);
         }
         if (settings.deviceListStrategies().stream().allMatch(DeviceListStrategy::isCdi)) {
+            if (settings.cdi().libraries().agentSpec() && !ids.isEmpty()) {
+                // the agent's spec creates device nodes only: the NVIDIA runtime injects the libraries for these
+                out.envs.put(VISIBLE_DEVICES, String.join(",", ids));
+            }
             return out;
         }
         if (settings.uses(DeviceListStrategy.ENVVAR)) {
@@ -95,6 +102,10 @@ public final class DeviceResponses {
         List<String> names = new ArrayList<>();
         for (String id : ids) {
             names.add(cdi.qualifiedName("gpu", id));
+            String driver = cdi.libraries().staticById().get(id);
+            if (driver != null) {
+                names.add(driver);
+            }
         }
         for (String channel : settings.imexChannelIds()) {
             names.add(cdi.qualifiedName("imex-channel", channel));

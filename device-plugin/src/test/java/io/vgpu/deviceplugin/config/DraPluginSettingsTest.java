@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.dra.prepare.DriverLibraries;
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -56,6 +56,21 @@ class AllocatePlannerTest {
     }
 
     @Test
+    void withTheAgentsOwnSpecEachGpuIsNamedWithItsStaticDeviceAndTheRuntimeGetsTheGpus() {
+        PodView pod = PodFixtures.pod("p").toAllocate(GPU_B + ",NVIDIA,1000,10:" + GPU_A + ",NVIDIA,1000,10:;").build();
+        AllocateSettings base = settings(DeviceIdStrategy.INDEX, List.of(DeviceListStrategy.CDI_CRI), "hami-core");
+        AllocateSettings own = new AllocateSettings(base.resourceName(), base.hookPath(), 1, "", false, DeviceIdStrategy.INDEX,
+                base.deviceListStrategies(), false, "hami-core", "", false,
+                base.cdi().with(CdiSettings.Libraries.agentSpec(Map.of("3", "nvidia.com/gpu=3"))), List.of(), false, false, false);
+
+        ContainerResponse r = only(plan(own, pod, List.of(List.of(GPU_B + "-0", GPU_A + "-1"))));
+
+        assertThat(r.cdiDevices()).containsExactly("k8s.device-plugin.nvidia.com/gpu=3", "nvidia.com/gpu=3",
+                "k8s.device-plugin.nvidia.com/gpu=0");
+        assertThat(r.envs()).containsEntry("NVIDIA_VISIBLE_DEVICES", "3,0").containsEntry("CUDA_DEVICE_MEMORY_LIMIT_1", "1000m");
+    }
+
+    @Test
     void migModeAddsNoHamiCoreEnvNorMountsNorCacheDirectory() {
         PodView pod = PodFixtures.pod("p").toAllocate(GPU_A + ",NVIDIA,1000,10:;").build();
         AllocatePlan plan = plan(settings(DeviceIdStrategy.UUID, List.of(DeviceListStrategy.ENVVAR), "mig"), pod, List.of(List.of(GPU_A + "-0")));

@@ -86,6 +86,9 @@ public final class SliceBuilder {
         if (settings.filters(gpu.uuid(), gpu.index())) {
             return Optional.of("left out by filterdevices");
         }
+        if (SliceSettings.MODE_MIG.equals(settings.operatingMode())) {
+            return Optional.of(SliceSettings.MIG_NOT_OFFERED);
+        }
         if (gpu.minor().isEmpty()) {
             return Optional.of("its minor number is unknown, so it has no stable device name");
         }

@@ -20,6 +20,12 @@ public record SliceSettings(int splitCount, double memoryScaling, double coreSca
 
     /** HAMi's operating mode, the only one DRA mode serves. */
     public static final String MODE_HAMI_CORE = "hami-core";
+    /** HAMi's dynamic MIG mode ({@code operatingmode: mig}): device-plugin mode only, until DRA MIG is designed. */
+    public static final String MODE_MIG = "mig";
+    /** Why a GPU of a node in {@link #MODE_MIG} is not offered in DRA mode. */
+    public static final String MIG_NOT_OFFERED = "operatingmode mig (dynamic MIG) is served in device-plugin mode only: "
+            + "DRA mode does not offer MIG GPUs until DRA MIG is designed (serve this node in device-plugin mode, "
+            + "or drop operatingmode mig from its node config)";
 
     /** Copies the lists; an empty mode is {@link #MODE_HAMI_CORE}. */
     public SliceSettings {

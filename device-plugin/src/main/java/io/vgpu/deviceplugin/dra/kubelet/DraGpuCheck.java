@@ -14,7 +14,7 @@ import io.vgpu.deviceplugin.devices.NvmlDeviceSource;
 import io.vgpu.deviceplugin.dra.prepare.ClaimObject;
 import io.vgpu.deviceplugin.dra.prepare.ClaimPlanner;
 import io.vgpu.deviceplugin.dra.prepare.ClaimRef;
-import io.vgpu.deviceplugin.dra.prepare.DriverLibraries;
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.deviceplugin.dra.prepare.NodeGpu;
 import io.vgpu.deviceplugin.dra.prepare.NodeGpus;
 import io.vgpu.deviceplugin.dra.prepare.PrepareSettings;
@@ -88,7 +88,7 @@ public final class DraGpuCheck {
         List<Map.Entry<String, CdiSpec>> specs = new ArrayList<>();
         CdiSpecFiles.scan(cdiDirs).forEach(f -> f.spec().filter(s -> !DraNames.CDI_KIND.equals(s.kind()))
                 .ifPresent(s -> specs.add(new AbstractMap.SimpleImmutableEntry<>(f.file().toString(), s))));
-        DriverLibraries libraries = DriverLibraries.choose(DriverLibraries.Mode.AUTO, gpus.all(), specs);
+        DriverLibraries libraries = DriverLibraries.choose(DriverLibraries.Mode.AUTO, gpus.minors(), specs);
         System.out.println("driver libraries: " + libraries.source());
         gpus.leftOut().forEach(why -> System.out.println("not offered: " + why));
         ClaimPlanner planner = new ClaimPlanner(PrepareSettings.of("gpu-check", "/usr/local", "", node,

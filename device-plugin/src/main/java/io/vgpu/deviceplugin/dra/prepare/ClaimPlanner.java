@@ -1,5 +1,6 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.deviceplugin.cdi.CdiDevice;
 import io.vgpu.deviceplugin.cdi.CdiNames;
 import io.vgpu.deviceplugin.cdi.CdiSpec;
@@ -90,7 +91,7 @@ public final class ClaimPlanner {
             return Optional.of("device " + r.device() + " is not a GPU that node " + settings.nodeName() + " offers (offered: "
                     + String.join(", ", gpus.all().stream().map(NodeGpu::deviceName).toList()) + ")");
         }
-        return libraries.missing(settings.libraries(), gpu.get());
+        return libraries.missing(settings.libraries(), gpu.get().minor(), gpu.get().deviceName());
     }
 
     private Outcome<PreparedClaim> build(ClaimRef ref, List<ClaimObject.Result> own, ClaimConfigs configs,

@@ -5,6 +5,7 @@ import io.vgpu.deviceplugin.core.NodeRegister;
 import io.vgpu.deviceplugin.core.NodeSettings;
 import io.vgpu.deviceplugin.core.RegisterSettings;
 import io.vgpu.state.dra.DraNames;
+import io.vgpu.state.dra.SliceSettings;
 import io.vgpu.state.model.GpuDevice;
 
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import java.util.Optional;
  * <p>A GPU whose minor number is unknown is <b>not offered</b>: its device name {@code gpu-<minor>}
  * and its device node {@code /dev/nvidia<minor>} cannot be known, and naming it otherwise (by index)
  * would not be stable. It is listed in {@link #leftOut()} with the reason, like a GPU without memory
- * information. Pure; immutable.
+ * information. Nor is any GPU of a node in {@code operatingmode: mig} (dynamic MIG): DRA mode does not offer
+ * MIG GPUs until DRA MIG is designed, as the slice builder leaves them out. Pure; immutable.
  */
 public final class NodeGpus {
 
@@ -43,9 +45,12 @@ public final class NodeGpus {
         register.devices().forEach(d -> registered.put(d.id(), d));
         Map<String, NodeGpu> byName = new LinkedHashMap<>();
         List<String> leftOut = new ArrayList<>();
+        boolean mig = SliceSettings.MODE_MIG.equals(node.operatingMode());
         for (GpuFacts g : kept) {
             GpuDevice d = registered.get(g.uuid());
-            if (d == null) {
+            if (mig) {
+                leftOut.add(g.uuid() + ": " + SliceSettings.MIG_NOT_OFFERED);
+            } else if (d == null) {
                 leftOut.add(g.uuid() + ": NVML reports no memory and preConfiguredDeviceMemory is 0");
             } else if (g.details().minorNumber().isEmpty()) {
                 leftOut.add(g.uuid() + ": the minor number (/dev/nvidia<minor>, the device name gpu-<minor>) is unknown");
@@ -66,6 +71,11 @@ public final class NodeGpus {
     /** Every GPU offered, sorted by device name. */
     public Collection<NodeGpu> all() {
         return byName.values().stream().sorted((a, b) -> Integer.compare(a.minor(), b.minor())).toList();
+    }
+
+    /** The minor numbers of every GPU offered, ascending (what {@code DriverLibraries} looks for in a static spec). */
+    public List<Integer> minors() {
+        return all().stream().map(NodeGpu::minor).toList();
     }
 
     /** GPUs of the scan that are not offered, each with the reason ({@code <uuid>: <why>}). */

@@ -1,5 +1,6 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.deviceplugin.core.Outcome;
 
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ public final class PrepareService {
         }
 
         private CompletableFuture<Void> plan(List<ClaimRef> fresh, PreparedFiles.Host host) {
-            DriverLibraries libs = DriverLibraries.choose(libraries, planner.gpus().all(), host.staticSpecs());
+            DriverLibraries libs = DriverLibraries.choose(libraries, planner.gpus().minors(), host.staticSpecs());
             List<CompletableFuture<Void>> reads = new ArrayList<>();
             for (ClaimRef ref : fresh) {
                 reads.add(safely(() -> source.claim(ref)).handle((found, e) -> {

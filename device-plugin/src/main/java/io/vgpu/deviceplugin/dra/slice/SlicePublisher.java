@@ -348,6 +348,8 @@ public final class SlicePublisher implements SlicePublication {
             reportedLeft = left;
             if (!build.left().isEmpty()) {
                 LOG.warn("not publishing {} GPU(s) of {}: {}", build.left().size(), node, left);
+                events.warning("GpusNotOffered", "DRA mode does not offer " + build.left().size() + " GPU(s) of " + node
+                        + ": " + left);
             }
         }
     }

@@ -21,7 +21,7 @@ import io.vgpu.deviceplugin.dra.prepare.ClaimPlanner;
 import io.vgpu.deviceplugin.dra.prepare.ClaimRef;
 import io.vgpu.deviceplugin.dra.prepare.ClaimResult;
 import io.vgpu.deviceplugin.dra.prepare.ClaimSource;
-import io.vgpu.deviceplugin.dra.prepare.DriverLibraries;
+import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.deviceplugin.dra.prepare.KubeletDevice;
 import io.vgpu.deviceplugin.dra.prepare.NodeGpus;
 import io.vgpu.deviceplugin.dra.prepare.PodClaims;

@@ -1,8 +1,4 @@
-package io.vgpu.deviceplugin.dra.prepare;
-
-import io.vgpu.deviceplugin.cdi.CdiDevice;
-import io.vgpu.deviceplugin.cdi.CdiSpec;
-import io.vgpu.deviceplugin.cdi.DeviceNode;
+package io.vgpu.deviceplugin.cdi;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -10,14 +6,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How a container gets the NVIDIA driver's libraries and utilities, which a vGPU share needs as much
- * as the device node. Two ways, chosen per node:
+ * as the device node. One decision for both modes of the node agent: DRA mode's per-claim specs and
+ * device-plugin mode's {@code cdi-annotations} / {@code cdi-cri} spec ({@link DevicePluginSpec}) make it
+ * the same way. Two ways, chosen per node:
  * <ul>
  *   <li><b>by reference</b> to the static CDI spec that {@code nvidia-ctk cdi generate} writes
- *       (kind {@value #NVIDIA_KIND}, in {@code /etc/cdi} or {@code /var/run/cdi}): each prepared GPU's
- *       answer also names that spec's device for the same GPU (found by its device node
+ *       (kind {@value #NVIDIA_KIND}, in {@code /etc/cdi} or {@code /var/run/cdi}): each GPU's answer
+ *       (a prepared claim's, or an {@code Allocate} response's CDI names) also names that spec's device for the same GPU (found by its device node
  *       {@code /dev/nvidia<minor>}, whatever naming strategy generated it), so the runtime applies
  *       NVIDIA's own edits (libraries, {@code nvidia-cdi-hook}s, control nodes) next to ours;</li>
  *   <li><b>by the NVIDIA runtime</b>: nothing is referenced; the NVIDIA container runtime (the node's
@@ -57,13 +56,14 @@ public record DriverLibraries(Map<Integer, String> byMinor, String source) {
     }
 
     /**
-     * The choice for {@code gpus} given the specs found on the node.
+     * The choice for the GPUs with these minor numbers ({@code /dev/nvidia<minor>}) given the specs found on the node.
      *
+     * @param minors the minor numbers of every GPU the node offers
      * @param specs the readable specs of the static directories, each with where it came from
      * @return the choice; for {@link Mode#CDI} without a complete static spec, a runtime choice whose
      *         source says so (prepare then refuses: see {@link #missing})
      */
-    public static DriverLibraries choose(Mode mode, Collection<NodeGpu> gpus, List<Map.Entry<String, CdiSpec>> specs) {
+    public static DriverLibraries choose(Mode mode, Collection<Integer> minors, List<Map.Entry<String, CdiSpec>> specs) {
         if (mode == Mode.RUNTIME) {
             return runtime("the NVIDIA runtime (VGPU_DRA_DRIVER_LIBRARIES=runtime)");
         }
@@ -73,10 +73,10 @@ public record DriverLibraries(Map<Integer, String> byMinor, String source) {
                 continue;
             }
             Map<Integer, String> byMinor = new LinkedHashMap<>();
-            for (NodeGpu gpu : gpus) {
-                deviceFor(spec, gpu.deviceNode()).ifPresent(d -> byMinor.put(gpu.minor(), spec.qualifiedName(d)));
+            for (int minor : minors) {
+                deviceFor(spec, "/dev/nvidia" + minor).ifPresent(d -> byMinor.put(minor, spec.qualifiedName(d)));
             }
-            if (!gpus.isEmpty() && byMinor.size() == gpus.size()) {
+            if (!minors.isEmpty() && byMinor.size() == Set.copyOf(minors).size()) {
                 return new DriverLibraries(byMinor, "static CDI spec " + found.getKey());
             }
         }
@@ -85,12 +85,15 @@ public record DriverLibraries(Map<Integer, String> byMinor, String source) {
                 : "the NVIDIA runtime (no static " + NVIDIA_KIND + " CDI spec covers every GPU of this node)");
     }
 
-    /** With {@link Mode#CDI}, the refusal for a GPU that no static spec covers; empty when nothing is missing. */
-    public Optional<String> missing(Mode mode, NodeGpu gpu) {
-        if (mode != Mode.CDI || byMinor.containsKey(gpu.minor())) {
+    /**
+     * With {@link Mode#CDI}, the refusal for the GPU {@code /dev/nvidia<minor>} (called {@code name} in the
+     * message) when no static spec covers it; empty when nothing is missing.
+     */
+    public Optional<String> missing(Mode mode, int minor, String name) {
+        if (mode != Mode.CDI || byMinor.containsKey(minor)) {
             return Optional.empty();
         }
-        return Optional.of("driver libraries for " + gpu.deviceName() + ": " + source);
+        return Optional.of("driver libraries for " + name + ": " + source);
     }
 
     /** The spec's single-GPU device whose only NVIDIA GPU node is {@code node} (never its {@code all} device). */
