@@ -8,6 +8,7 @@ import io.vgpu.deviceplugin.config.DevicePluginConfig;
 import io.vgpu.deviceplugin.config.NodeFeatures;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
+import io.vgpu.testsupport.Eventually;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -197,16 +198,14 @@ final class AgentFixture implements AutoCloseable {
         return nodeAnnotations().get("hami.io/mutex.lock");
     }
 
-    /** Polls {@code condition} until it holds or {@code timeout} passes. */
-    static boolean eventually(Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(25);
+    /** Whether {@code condition} holds within {@code timeout} (test-support's bounded {@link Eventually}). */
+    static boolean eventually(Duration timeout, BooleanSupplier condition) {
+        try {
+            Eventually.within(timeout, "condition", condition);
+            return true;
+        } catch (AssertionError e) {
+            return false;
         }
-        return condition.getAsBoolean();
     }
 
     @Override

@@ -54,7 +54,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the code its extender runs, test-scoped without its Hazelcast and HTTP parts) places a pod from nothing but
  * the node's annotations; the pod gets the gateway's filter and bind patches ({@link PodPatchCodec}); the
  * plugin then allocates exactly what the gateway chose: a dynamic-MIG instance at the reserved placement, and
- * the NVLinked GPU pair for a {@code topology-aware} pod.
+ * the NVLinked GPU pair for a {@code topology-aware} pod. The gateway writes the stock HAMi scheduler's bytes
+ * (MIG record; the two-GPU entry), and a pod carrying the stock scheduler's recorded annotations for the same
+ * pair is answered exactly as the gateway's pod (all but its own cache paths).
  */
 @EnableKubernetesMockClient(crud = true)
 @Timeout(90)
@@ -148,6 +150,44 @@ class GatewayPlacesPluginAllocatesTest {
         assertThat(response.getContainerResponses(0).getEnvsMap().get("NVIDIA_VISIBLE_DEVICES").split(","))
                 .containsExactlyInAnyOrderElementsOf(chosen);
         assertThat(annotations("allreduce")).containsEntry(HamiAnnotations.BIND_PHASE, "success");
+
+        // the same decision as the stock HAMi scheduler records it (its bytes for two whole 80 GiB GPUs, in the
+        // order the gateway chose): our plugin answers that pod exactly as it answered the gateway's
+        String stock = chosen.get(0) + ",NVIDIA,81920,0:" + chosen.get(1) + ",NVIDIA,81920,0:;";
+        assertThat(placed.get(HamiAnnotations.DEVICES_ALLOCATED)).as("the gateway writes the stock scheduler's bytes")
+                .isEqualTo(stock);
+        recordedStockPod("allreduce-hami", "allreduce", stock);
+        lockNode(Instant.ofEpochSecond(System.currentTimeMillis() / 1000) + ",ml,allreduce-hami");
+        AllocateResponse fromStock = allocate("allreduce-hami", List.of(nvml.uuid(0) + "-1", nvml.uuid(2) + "-1"));
+
+        assertThat(withoutPodPaths(fromStock)).isEqualTo(withoutPodPaths(response));
+        assertThat(annotations("allreduce-hami")).containsEntry(HamiAnnotations.BIND_PHASE, "success")
+                .containsEntry(HamiAnnotations.DEVICES_TO_ALLOCATE, ";;");
+    }
+
+    /** A pod exactly as the stock HAMi scheduler leaves it after filter and bind (recorded annotation set). */
+    private void recordedStockPod(String name, String container, String devices) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(HamiAnnotations.VGPU_NODE, fx.node);
+        annotations.put(HamiAnnotations.VGPU_TIME, "1764470000");
+        annotations.put(HamiAnnotations.BIND_PHASE, "allocating");
+        annotations.put(HamiAnnotations.BIND_TIME, "1764470001");
+        annotations.put(HamiAnnotations.DEVICES_TO_ALLOCATE, devices);
+        annotations.put(HamiAnnotations.DEVICES_ALLOCATED, devices);
+        annotations.put(HamiAnnotations.GPU_SCHEDULER_POLICY, "topology-aware");
+        client.pods().inNamespace("ml").resource(new PodBuilder()
+                .withNewMetadata().withNamespace("ml").withName(name).withAnnotations(annotations).endMetadata()
+                .withNewSpec().withNodeName(fx.node).addNewContainer().withName(container).withImage("cuda").endContainer()
+                .endSpec().withNewStatus().withPhase("Pending").endStatus().build()).create();
+    }
+
+    /** The answer without what names the pod: the shared-cache file (a fresh UUID) and the pod's cache directory. */
+    private static String withoutPodPaths(AllocateResponse response) {
+        var c = response.getContainerResponses(0).toBuilder();
+        c.removeEnvs("CUDA_DEVICE_MEMORY_SHARED_CACHE");
+        List<io.vgpu.deviceplugin.v1beta1.Mount> mounts = c.getMountsList().stream()
+                .filter(m -> !m.getHostPath().contains("/vgpu/containers/")).toList();
+        return c.clearMounts().addAllMounts(mounts).build().toString();
     }
 
     private static GpuInfo gpu(int i, String bus) {

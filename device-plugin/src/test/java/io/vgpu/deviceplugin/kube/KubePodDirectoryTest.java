@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vgpu.deviceplugin.core.monitor.MonitoredPod;
 import io.vgpu.deviceplugin.testing.NodeFieldApiServer;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -183,15 +184,13 @@ class KubePodDirectoryTest {
         return now(stage).stream().map(MonitoredPod::name).toList();
     }
 
-    private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(25);
+    private static boolean eventually(BooleanSupplier condition) {
+        try {
+            Eventually.within(Duration.ofSeconds(10), "condition", condition);
+            return true;
+        } catch (AssertionError e) {
+            return false;
         }
-        return condition.getAsBoolean();
     }
 
     private static int closedPort() throws IOException {
