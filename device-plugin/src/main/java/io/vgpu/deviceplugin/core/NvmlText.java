@@ -7,7 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * NVML's fixed-size C strings and sysfs paths, as HAMi reads them (register.go, spec §3.2). Pure.
+ * NVML's fixed-size C strings and PCI addresses, as HAMi reads them (register.go, spec §3.2). The NUMA node's
+ * sysfs path is the C code's ({@code vg_numa_node} in hamicore-jni; the conformance runner checks it there). Pure.
  */
 public final class NvmlText {
 
@@ -24,15 +25,6 @@ public final class NvmlText {
             end++;
         }
         return new String(bytes, 0, end, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The sysfs file holding a GPU's NUMA node: NVML's 8-digit-domain bus id with one leading
-     * {@code 0000} trimmed, lower-cased: {@code 00000000:3B:00.0} → {@code <sysfs>/bus/pci/devices/0000:3b:00.0/numa_node}.
-     */
-    public static String numaNodePath(String sysfsRoot, String pciBusId) {
-        String id = pciBusId.startsWith("0000") ? pciBusId.substring(4) : pciBusId;
-        return sysfsRoot + "/bus/pci/devices/" + id.toLowerCase(Locale.ROOT) + "/numa_node";
     }
 
     /**
