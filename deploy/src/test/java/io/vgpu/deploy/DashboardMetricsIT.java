@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.metrics.GatewayMetrics;
 import io.vgpu.gateway.http.InFlightLimiter;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +73,8 @@ class DashboardMetricsIT {
         metrics.lockWait("acquired", 1_000_000);
         metrics.call("POST", "pods/binding", "201", 1_000_000);
         metrics.call("PATCH", "nodes", "409", 1_000_000);
-        metrics.inFlight(new InFlightLimiter("/filter", 8));
+        InFlightLimiter filterLimiter = new InFlightLimiter("/filter", 8);
+        metrics.inFlight("/filter", filterLimiter::inFlight);
         for (String line : registry.scrape().split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {
                 names.add(line.split("[{ ]", 2)[0]);

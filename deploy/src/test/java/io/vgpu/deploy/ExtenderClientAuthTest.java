@@ -13,8 +13,8 @@ import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.http.ApiRoute;
-import io.vgpu.gateway.http.ExtenderRejections;
-import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.extender.ExtenderRejections;
+import io.vgpu.gateway.metrics.GatewayMetrics;
 import io.vgpu.gateway.http.GatewayVerticle;
 import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
@@ -74,7 +74,7 @@ class ExtenderClientAuthTest {
                 "ca", ksMounts.local(tls.path("caFile").asText()).toString());
 
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        GatewayVerticle verticle = new GatewayVerticle(config, List.of(route("/filter", true), route("/bind", true),
+        GatewayVerticle verticle = new GatewayVerticle(config.listener(), List.of(route("/filter", true), route("/bind", true),
                 route("/webhook", false)), Readiness.ALWAYS);
         vertx.deployVerticle(verticle).await();
         port = verticle.actualPort();

@@ -1,10 +1,14 @@
 package io.vgpu.gateway;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.core.accounting.AccountingFeed;
 import io.vgpu.gateway.core.accounting.PodTracker;
@@ -17,17 +21,18 @@ import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.debug.DebugStateHandler;
 import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.ExtenderReplies;
 import io.vgpu.gateway.extender.FilterHandler;
-import io.vgpu.gateway.http.ApiRoute;
-import io.vgpu.gateway.http.ExtenderRejections;
-import io.vgpu.gateway.http.GatewayMetrics;
-import io.vgpu.gateway.http.InFlightLimiter;
+import io.vgpu.gateway.http.GatewayVerticle;
+import io.vgpu.gateway.http.GatewayVertx;
+import io.vgpu.gateway.http.MetricsVerticle;
 import io.vgpu.gateway.kube.HandshakeReconciler;
+import io.vgpu.gateway.metrics.GatewayMetrics;
 import io.vgpu.gateway.metrics.HamiSchedulerCollector;
 import io.vgpu.gateway.kube.InformerConfig;
 import io.vgpu.gateway.kube.KubeApi;
@@ -43,6 +48,8 @@ import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.gateway.webhook.WebhookHandler;
+import io.vgpu.gateway.webhook.WebhookService;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.store.HazelcastClusterState;
 import org.slf4j.Logger;
@@ -50,19 +57,22 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Builds the cluster-facing half of the gateway for {@link ServeCommand} (the composition root): the
- * Hazelcast member, the Kubernetes client, informers feeding the store and the quota book, and the
- * {@code /filter} and {@code /bind} routes. Blocking start-up steps run on a worker thread.
+ * The gateway's composition root (STYLE.md section 3): from a parsed {@link GatewayConfig} it builds the metrics
+ * registry and Vert.x, the Hazelcast member, the Kubernetes client, the informers feeding the store and the quota
+ * book, the services and their handlers, the route table ({@link Routes}), and deploys the API and metrics
+ * listeners. {@code serve} ({@link ServeCommand}) and {@code simulate} start the gateway only through
+ * {@link #start}. Blocking start-up steps run on a worker thread; {@code /readyz} turns ready once the informers
+ * have synced and the shared state is loaded.
  */
-final class GatewayAssembly {
+public final class GatewayAssembly {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
     private static final long SWEEP_EVERY_MILLIS = 2_000;
@@ -75,27 +85,93 @@ final class GatewayAssembly {
     /**
      * What the cluster side contributes to the running gateway.
      *
-     * @param routes    the extender routes
-     * @param readiness what {@code /readyz} checks
-     * @param quotas    the quota book the webhook gate reads (fed by the ResourceQuota informer)
-     * @param state     the shared cluster state, or null when Kubernetes is off
-     * @param closer    stops informers, the client and the Hazelcast member (gracefully)
-     * @param debugPages read-only pages ({@code /debug/state}), served where {@code VGPU_DEBUG_STATE} says
+     * @param filter     {@code POST /filter}
+     * @param bind       {@code POST /bind}
+     * @param readiness  what {@code /readyz} checks
+     * @param quotas     the quota book the webhook gate reads (fed by the ResourceQuota informer)
+     * @param state      the shared cluster state, or null when Kubernetes is off
+     * @param closer     stops informers, the client and the Hazelcast member (gracefully)
+     * @param debugState {@code /debug/state}, served where {@code VGPU_DEBUG_STATE} says; null when Kubernetes is off
      */
-    record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer,
-                 Map<String, Handler<RoutingContext>> debugPages) {
+    private record Parts(Handler<RoutingContext> filter, Handler<RoutingContext> bind, Readiness readiness,
+                         QuotaBook quotas, ClusterState state, Runnable closer, Handler<RoutingContext> debugState) {
+    }
+
+    /**
+     * Builds the services and deploys the listeners: the one start path, shared by {@code serve} and by
+     * {@code simulate} (which runs the same gateway against its in-process API server).
+     *
+     * @return the running gateway once both listeners are bound; a failed start leaves nothing running
+     */
+    public static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster) {
+        return start(config, cluster, ViewFeeds.DIRECT, new VertxOptions());
+    }
+
+    /**
+     * {@link #start(GatewayConfig, ClusterConfig)} with the change events fed through {@code feeds} (the chaos
+     * harness) on a Vert.x built from {@code vertxOptions} (tests tighten the blocked-thread checker with it).
+     */
+    static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+                                        VertxOptions vertxOptions) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Vertx vertx = GatewayVertx.create(registry, vertxOptions);
+        GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
+        return cluster(vertx, config, cluster, feeds, metrics, registry.getPrometheusRegistry())
+                .compose(parts -> {
+                    Routes.Table routes = Routes.of(config, metrics, registry, new Routes.Handlers(
+                            webhook(config, metrics, parts.quotas()), parts.filter(), parts.bind(), parts.readiness(),
+                            parts.debugState()));
+                    return listen(vertx, config, metrics, routes)
+                            .map(ports -> new RunningGateway(vertx, ports[0], ports[1], parts.state(), parts.closer()))
+                            .recover(e -> {
+                                parts.closer().run();
+                                return Future.failedFuture(e);
+                            });
+                })
+                .recover(e -> {
+                    // fail now: a future chained on close() would complete on the event loop close() terminates,
+                    // and the caller would only see a start timeout instead of this cause
+                    vertx.close();
+                    return Future.failedFuture(e);
+                });
+    }
+
+    /** Deploys the metrics listener, then one API listener per core; the bound ports, API first. */
+    private static Future<int[]> listen(Vertx vertx, GatewayConfig config, GatewayMetrics metrics,
+                                        Routes.Table routes) {
+        MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
+                routes.metricsPages());
+        List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
+        int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
+        return vertx.deployVerticle(metricsVerticle)
+                .compose(id -> vertx.deployVerticle(() -> {
+                    GatewayVerticle v = new GatewayVerticle(config.listener(), routes.api(), routes.pages(),
+                            routes.schedulerPages(), metrics::clientRefused);
+                    deployed.add(v);
+                    return v;
+                }, new DeploymentOptions().setInstances(instances)))
+                .map(id -> new int[] {deployed.get(0).actualPort(), metricsVerticle.actualPort()});
+    }
+
+    private static WebhookHandler webhook(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {
+        WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
+                config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
+        return new WebhookHandler(service, metrics);
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
-    static Future<Parts> start(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
-                               GatewayMetrics metrics, PrometheusRegistry prometheus) {
+    private static Future<Parts> cluster(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+                                         GatewayMetrics metrics, PrometheusRegistry prometheus) {
         NvidiaConfig nvidia = config.nvidia();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
-            return Future.succeededFuture(new Parts(disabledRoutes(config, metrics), Readiness.ALWAYS, quotas, null,
-                    () -> { }, Map.of()));
+            String why = "Kubernetes is disabled on this gateway (VGPU_KUBERNETES=false)";
+            return Future.succeededFuture(new Parts(
+                    ctx -> ExtenderReplies.write(ctx, ExtenderFilterResult.error(why)),
+                    ctx -> ExtenderReplies.write(ctx, ExtenderBindingResult.failed(why)),
+                    Readiness.ALWAYS, quotas, null, () -> { }, null));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
@@ -189,13 +265,8 @@ final class GatewayAssembly {
                 LOG.warn("Hazelcast member did not leave cleanly: {}", e.toString());
             }
         };
-        List<ApiRoute> routes = new ArrayList<>();
-        routes.add(route("/filter", config, metrics, new FilterHandler(filter, decider, metrics), ExtenderRejections.filter(
-                ExtenderReplies.MAX_BODY_BYTES, metrics)));
-        routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
-                ExtenderReplies.MAX_BODY_BYTES, metrics)));
-        return new Parts(routes, readiness, quotas, state, closer,
-                Map.of("/debug/state", debugState));
+        return new Parts(new FilterHandler(filter, decider, metrics), new BindHandler(bind, metrics), readiness, quotas,
+                state, closer, debugState);
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */
@@ -211,27 +282,5 @@ final class GatewayAssembly {
                 handshake.forget(node);
             }
         };
-    }
-
-    private static ApiRoute route(String path, GatewayConfig config, GatewayMetrics metrics,
-                                  Handler<RoutingContext> handler,
-                                  ExtenderRejections rejections) {
-        InFlightLimiter limiter = new InFlightLimiter(path, config.maxInFlight());
-        metrics.inFlight(limiter);
-        // only kube-scheduler may filter and bind: any other caller could bind pending GPU pods anywhere
-        return new ApiRoute(path, ExtenderReplies.MAX_BODY_BYTES, limiter, handler, rejections, true);
-    }
-
-    private static List<ApiRoute> disabledRoutes(GatewayConfig config, GatewayMetrics metrics) {
-        String why = "Kubernetes is disabled on this gateway (VGPU_KUBERNETES=false)";
-        return List.of(
-                new ApiRoute("/filter", ExtenderReplies.MAX_BODY_BYTES,
-                        new InFlightLimiter("/filter", config.maxInFlight()),
-                        ctx -> ExtenderReplies.write(ctx, ExtenderFilterResult.error(why)),
-                        ExtenderRejections.filter(ExtenderReplies.MAX_BODY_BYTES, metrics)),
-                new ApiRoute("/bind", ExtenderReplies.MAX_BODY_BYTES,
-                        new InFlightLimiter("/bind", config.maxInFlight()),
-                        ctx -> ExtenderReplies.write(ctx, ExtenderBindingResult.failed(why)),
-                        ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES, metrics)));
     }
 }

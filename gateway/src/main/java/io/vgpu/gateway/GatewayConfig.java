@@ -7,6 +7,7 @@ import io.vgpu.gateway.config.GoDuration;
 import io.vgpu.gateway.config.Parsers;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookConfig;
+import io.vgpu.gateway.http.ListenerConfig;
 import io.vgpu.gateway.webhook.FailurePolicy;
 
 import java.nio.file.Path;
@@ -49,7 +50,8 @@ import java.util.StringJoiner;
 public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteDefaultScheduler,
                             String nodeSchedulerPolicy, String gpuSchedulerPolicy, Duration nodeLockTimeout,
                             Duration nodeLockWait, Map<String, String> nodeLabelSelector, double kubeQps, int kubeBurst,
-                            String bindAddress, int httpPort, int metricsPort, Tls tls, Path deviceConfigFile,
+                            String bindAddress, int httpPort, int metricsPort, ListenerConfig.Tls tls,
+                            Path deviceConfigFile,
                             NvidiaConfig nvidia, int maxInFlight, long webhookMaxBodyBytes,
                             FailurePolicy webhookFailurePolicy, Duration shutdownTimeout, String replica,
                             DebugState debugState) {
@@ -169,38 +171,6 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
             DEVICE_CONFIG_FILE, MAX_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_FAILURE_POLICY, SHUTDOWN_TIMEOUT,
             DEBUG_STATE);
 
-    /**
-     * Certificate files of the API listener, and who may call the extender verbs over it.
-     *
-     * @param certFile       PEM certificate (chain)
-     * @param keyFile        PEM private key
-     * @param reloadInterval how often the files are checked for changes
-     * @param clientCaFile   PEM CA certificate(s) that clients of {@code /filter} and {@code /bind} must present a
-     *                       certificate of; null: no client certificate is asked for (INSECURE for the extender)
-     * @param clientNames    the client certificate common names allowed to call {@code /filter} and {@code /bind}
-     */
-    public record Tls(Path certFile, Path keyFile, Duration reloadInterval, Path clientCaFile,
-                      List<String> clientNames) {
-
-        /** Requires the serving files; copies the names. */
-        public Tls {
-            Objects.requireNonNull(certFile, "certFile");
-            Objects.requireNonNull(keyFile, "keyFile");
-            Objects.requireNonNull(reloadInterval, "reloadInterval");
-            clientNames = List.copyOf(clientNames);
-        }
-
-        /** Server-side TLS only: no client certificate is asked for. */
-        public Tls(Path certFile, Path keyFile, Duration reloadInterval) {
-            this(certFile, keyFile, reloadInterval, null, List.of());
-        }
-
-        /** Whether the extender verbs require a verified client certificate with an allowed name. */
-        public boolean clientAuth() {
-            return clientCaFile != null;
-        }
-    }
-
     /** Copies collections; requires the values every listener needs. */
     public GatewayConfig {
         schedulerNames = List.copyOf(schedulerNames);
@@ -245,7 +215,7 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         String bind = reader.get(BIND_ADDRESS);
         Integer httpPort = reader.get(HTTP_PORT);
         Integer metricsPort = reader.get(METRICS_PORT);
-        Tls tls = tls(reader);
+        ListenerConfig.Tls tls = tls(reader);
         NvidiaConfig nvidia = reader.get(DEVICE_CONFIG_FILE);
         Integer maxInFlight = reader.get(MAX_IN_FLIGHT);
         Long maxBody = reader.get(WEBHOOK_MAX_BODY_BYTES);
@@ -270,7 +240,7 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
                 replica(reader), debugState);
     }
 
-    private static Tls tls(EnvReader reader) {
+    private static ListenerConfig.Tls tls(EnvReader reader) {
         Path cert = reader.get(TLS_CERT_FILE);
         Path key = reader.get(TLS_KEY_FILE);
         Duration interval = reader.get(TLS_RELOAD_INTERVAL);
@@ -308,7 +278,8 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         if (cert == null || key == null || interval == null || clientNames == null || (required && clientCa == null)) {
             return null;
         }
-        return required ? new Tls(cert, key, interval, clientCa, clientNames) : new Tls(cert, key, interval);
+        return required ? new ListenerConfig.Tls(cert, key, interval, clientCa, clientNames)
+                : new ListenerConfig.Tls(cert, key, interval);
     }
 
     private static String replica(EnvReader reader) {
@@ -318,6 +289,11 @@ public record GatewayConfig(List<String> schedulerNames, boolean forceOverwriteD
         }
         String host = reader.raw("HOSTNAME");
         return host == null ? "local" : host;
+    }
+
+    /** What the API listener needs: where it binds, its TLS files and client check, how long it drains. */
+    public ListenerConfig listener() {
+        return new ListenerConfig(bindAddress, httpPort, tls, shutdownTimeout);
     }
 
     /** Whether the API listener serves plain HTTP. */

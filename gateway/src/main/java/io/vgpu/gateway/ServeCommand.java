@@ -1,48 +1,28 @@
 package io.vgpu.gateway;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
-import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
-import io.vertx.ext.web.RoutingContext;
 import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
-import io.vgpu.gateway.core.quota.QuotaBook;
-import io.vgpu.gateway.core.webhook.WebhookDecider;
-import io.vgpu.gateway.http.ApiRoute;
-import io.vgpu.gateway.http.GatewayMetrics;
-import io.vgpu.gateway.http.GatewayVerticle;
-import io.vgpu.gateway.http.GatewayVertx;
-import io.vgpu.gateway.http.InFlightLimiter;
-import io.vgpu.gateway.http.MetricsVerticle;
-import io.vgpu.gateway.webhook.WebhookHandler;
-import io.vgpu.gateway.webhook.WebhookService;
-import io.vgpu.state.model.ClusterState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * {@code vgpu-gateway serve}: the composition root (STYLE.md §3). Parses {@link GatewayConfig} (fail
- * fast: exit status 2 with every problem listed), builds the services, deploys the API and metrics
- * listeners, and on SIGTERM drains in-flight requests before exiting. The cluster side (Hazelcast member,
- * Kubernetes informers, /filter and /bind) is built by {@link GatewayAssembly}; {@code /readyz} turns ready
- * once the informers have synced and the shared state is loaded.
+ * {@code vgpu-gateway serve}: the command line, not the composition root. Parses {@link GatewayConfig} and
+ * {@link ClusterConfig} (fail fast: exit status 2 with every problem listed), hands them to
+ * {@link GatewayAssembly#start} (which builds and deploys everything; a start that fails exits 1), and on SIGTERM
+ * drains in-flight requests before exiting.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run the gateway: /webhook, /healthz, /readyz on VGPU_HTTP_PORT, /metrics on VGPU_METRICS_PORT.",
@@ -92,11 +72,11 @@ public final class ServeCommand implements Callable<Integer> {
         }
         LOG.info("starting vgpu-gateway: {}", config.redacted());
         logHeap();
-        Running running;
+        RunningGateway running;
         try {
-            running = start(config, cluster, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
+            running = GatewayAssembly.start(config, cluster, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
                     .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());
             return START_ERROR;
         }
@@ -124,100 +104,6 @@ public final class ServeCommand implements Callable<Integer> {
             LOG.warn(line.text());
         } else {
             LOG.info(line.text());
-        }
-    }
-
-    /**
-     * Builds the services and deploys the listeners: the one start path, shared by {@code serve} and by
-     * {@code simulate} (which runs the same gateway against its in-process API server).
-     *
-     * @return the running gateway once both listeners are bound; a failed start leaves nothing running
-     */
-    public static Future<Running> start(GatewayConfig config, ClusterConfig cluster) {
-        return start(config, cluster, new VertxOptions());
-    }
-
-    /**
-     * {@link #start(GatewayConfig, ClusterConfig)} on a Vert.x built from {@code vertxOptions} (tests tighten the
-     * blocked-thread checker with it).
-     */
-    static Future<Running> start(GatewayConfig config, ClusterConfig cluster, VertxOptions vertxOptions) {
-        return start(config, cluster, ViewFeeds.DIRECT, vertxOptions);
-    }
-
-    private static Future<Running> start(GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
-                                         VertxOptions vertxOptions) {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Vertx vertx = GatewayVertx.create(registry, vertxOptions);
-        GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
-        List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
-        int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
-        return GatewayAssembly.start(vertx, config, cluster, feeds, metrics, registry.getPrometheusRegistry())
-                .compose(parts -> {
-                    List<ApiRoute> routes = new ArrayList<>();
-                    routes.add(webhookRoute(config, metrics, parts.quotas()));
-                    routes.addAll(parts.routes());
-                    MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
-                            registry, config.debugState() == DebugState.METRICS ? parts.debugPages() : Map.of());
-                    Map<String, Handler<RoutingContext>> schedulerPages = config.debugState() == DebugState.API
-                            ? parts.debugPages() : Map.of();
-                    return vertx.deployVerticle(metricsVerticle)
-                            .compose(id -> vertx.deployVerticle(() -> {
-                                GatewayVerticle v = new GatewayVerticle(config, routes, parts.readiness(),
-                                        schedulerPages, metrics::clientRefused);
-                                deployed.add(v);
-                                return v;
-                            }, new DeploymentOptions().setInstances(instances)))
-                            .map(id -> new Running(vertx, deployed.get(0).actualPort(), metricsVerticle.actualPort(),
-                                    parts.state(), parts.closer()))
-                            .recover(e -> {
-                                parts.closer().run();
-                                return Future.failedFuture(e);
-                            });
-                })
-                .recover(e -> {
-                    // fail now: a future chained on close() would complete on the event loop close() terminates,
-                    // and the caller would only see a start timeout instead of this cause
-                    vertx.close();
-                    return Future.failedFuture(e);
-                });
-    }
-
-    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {
-        WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
-                config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
-        WebhookHandler handler = new WebhookHandler(service, metrics);
-        InFlightLimiter limiter = new InFlightLimiter("/webhook", config.maxInFlight());
-        metrics.inFlight(limiter);
-        return new ApiRoute("/webhook", config.webhookMaxBodyBytes(), limiter, handler, handler);
-    }
-
-    /**
-     * A started gateway.
-     *
-     * @param vertx       its Vert.x instance
-     * @param apiPort     bound API port
-     * @param metricsPort bound metrics port
-     * @param state       the shared cluster state this gateway schedules on (read-only use by in-process
-     *                    observers such as {@code simulate}); null when Kubernetes is off
-     * @param closer      stops the cluster side (informers, Kubernetes client, Hazelcast member)
-     */
-    public record Running(Vertx vertx, int apiPort, int metricsPort, ClusterState state, Runnable closer) {
-
-        /** Undeploys everything (draining the API listener), closes Vert.x, then leaves the cluster. */
-        public Future<Void> close() {
-            return vertx.close().andThen(done -> closer.run());
-        }
-
-        /** {@link #close()} and waits for it, at most {@code timeout}; failures are logged. */
-        public void closeAndWait(Duration timeout) {
-            try {
-                close().toCompletionStage().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                LOG.warn("shutdown did not complete cleanly: {}", e.toString());
-            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.vgpu.gateway;
 
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.http.ListenerConfig;
 import io.vgpu.gateway.webhook.FailurePolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,13 +92,13 @@ class GatewayConfigTest {
                 valid("HTTPS from files, kube-scheduler's client CA", Map.of("VGPU_TLS_CERT_FILE", cert.toString(),
                                 "VGPU_TLS_KEY_FILE", key.toString(), "VGPU_TLS_RELOAD_INTERVAL", "30s",
                                 "VGPU_TLS_CLIENT_CA_FILE", ca.toString()), GatewayConfig::tls,
-                        new GatewayConfig.Tls(cert, key, Duration.ofSeconds(30), ca, List.of("vgpu-kube-scheduler"))),
+                        new ListenerConfig.Tls(cert, key, Duration.ofSeconds(30), ca, List.of("vgpu-kube-scheduler"))),
                 valid("allowed client names", Map.of("VGPU_TLS_CERT_FILE", cert.toString(), "VGPU_TLS_KEY_FILE",
                                 key.toString(), "VGPU_TLS_CLIENT_CA_FILE", ca.toString(), "VGPU_EXTENDER_CLIENT_NAMES",
                                 "ks-a, ks-b"), c -> c.tls().clientNames(), List.of("ks-a", "ks-b")),
                 valid("HTTPS without client authentication (insecure opt-out)", Map.of("VGPU_TLS_CERT_FILE",
                                 cert.toString(), "VGPU_TLS_KEY_FILE", key.toString(), "VGPU_EXTENDER_CLIENT_AUTH", "none"),
-                        GatewayConfig::tls, new GatewayConfig.Tls(cert, key, Duration.ofSeconds(10))),
+                        GatewayConfig::tls, new ListenerConfig.Tls(cert, key, Duration.ofSeconds(10))),
                 valid("debug state off by default", env(PLAIN), GatewayConfig::debugState, DebugState.OFF),
                 valid("debug state behind the client check", env(PLAIN, "VGPU_DEBUG_STATE", "api"),
                         GatewayConfig::debugState, DebugState.API),

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Test bridge to the composition root: reads a {@code VGPU_*} environment exactly as {@code serve} does (one
- * reader, unknown keys refused) and starts the real gateway with {@link ServeCommand#start}. Lets tests in other
- * packages (the end-to-end suite) run the production wiring without widening {@link ServeCommand}.
+ * reader, unknown keys refused) and starts the real gateway with {@link GatewayAssembly#start}. Lets tests in other
+ * packages (the end-to-end suite) run the production wiring without widening {@link GatewayAssembly}.
  */
 public final class GatewayLauncher {
 
@@ -19,9 +19,9 @@ public final class GatewayLauncher {
 
     /** A running gateway started by {@link #start}. */
     public static final class Handle implements AutoCloseable {
-        private final ServeCommand.Running running;
+        private final RunningGateway running;
 
-        private Handle(ServeCommand.Running running) {
+        private Handle(RunningGateway running) {
             this.running = running;
         }
 
@@ -59,7 +59,7 @@ public final class GatewayLauncher {
         GatewayConfig config = GatewayConfig.read(reader);
         ClusterConfig cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
         reader.finish();
-        return new Handle(ServeCommand.start(config, cluster, vertxOptions).toCompletionStage().toCompletableFuture()
+        return new Handle(GatewayAssembly.start(config, cluster, ViewFeeds.DIRECT, vertxOptions).toCompletionStage().toCompletableFuture()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     }
 }

@@ -53,7 +53,7 @@ class ServeCommandTest {
     @Test
     void startsTheWebhookHealthAndMetricsListenersAndClosesQuickly() throws Exception {
         // blocking on the test thread: Running.close() is what the SIGTERM hook calls, from a non-Vert.x thread
-        ServeCommand.Running running = await(ServeCommand.start(TestGateway.config(), TestGateway.withoutKubernetes()));
+        RunningGateway running = await(GatewayAssembly.start(TestGateway.config(), TestGateway.withoutKubernetes()));
         try {
             WebClient client = WebClient.create(running.vertx());
             HttpResponse<Buffer> webhook = await(client.post(running.apiPort(), "127.0.0.1", "/webhook")

@@ -3,6 +3,7 @@ package io.vgpu.hamicore;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.vgpu.testsupport.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -17,5 +18,10 @@ class ArchitectureTest {
                 .importPackages("io.vgpu.hamicore");
         classes().should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.vgpu.hamicore..")
                 .check(main);
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        PackageCycles.assertNoneUnder("io.vgpu.hamicore");
     }
 }

@@ -3,6 +3,7 @@ package io.vgpu.state;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.vgpu.testsupport.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -31,5 +32,10 @@ class ModelArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml..")
                 .because("only the codecs speak JSON")
                 .check(MODEL);
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        PackageCycles.assertNoneUnder("io.vgpu.state");
     }
 }

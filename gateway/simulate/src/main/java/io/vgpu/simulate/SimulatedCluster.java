@@ -6,7 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
-import io.vgpu.gateway.ServeCommand;
+import io.vgpu.gateway.GatewayAssembly;
+import io.vgpu.gateway.RunningGateway;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.kube.KubeClientConfig;
 import io.vgpu.gateway.kube.KubeClientFactory;
@@ -65,7 +66,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Path workDir;
     private final Path kubeconfig;
     private final KubernetesClient client;
-    private final ServeCommand.Running gateway;
+    private final RunningGateway gateway;
     private final SimulatedDevicePlugin devicePlugin;
     private final List<String> nodeNames;
     private final String bindAddress;
@@ -129,7 +130,7 @@ public final class SimulatedCluster implements AutoCloseable {
             GatewayConfig.DEBUG_STATE.name(), ClusterConfig.RESERVATION_TTL.name());
 
     private SimulatedCluster(SimulatedApiServer apiServer, Path workDir, Path kubeconfig, KubernetesClient client,
-                             ServeCommand.Running gateway, SimulatedDevicePlugin devicePlugin, List<String> nodeNames,
+                             RunningGateway gateway, SimulatedDevicePlugin devicePlugin, List<String> nodeNames,
                              String bindAddress, String schedulerName) {
         this.apiServer = apiServer;
         this.workDir = workDir;
@@ -166,7 +167,7 @@ public final class SimulatedCluster implements AutoCloseable {
             GatewayConfig config = gatewayConfig(settings);
             List<String> names = seed(client, nodes, config.nvidia().resourceCountName());
             List<String> preloadedNodes = preload(apiServer, client, settings.preload());
-            ServeCommand.Running gateway = ServeCommand.start(config, clusterConfig(settings, kubeconfig))
+            RunningGateway gateway = GatewayAssembly.start(config, clusterConfig(settings, kubeconfig))
                     .toCompletionStage().toCompletableFuture().get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             started.add(() -> gateway.closeAndWait(Duration.ofSeconds(15)));
             SimulatedDevicePlugin devicePlugin = new SimulatedDevicePlugin(client, settings.devicePluginDelay());

@@ -57,4 +57,8 @@ public interface ExtenderMetrics {
      */
     default void lockWait(String outcome, long nanos) {
     }
+
+    /** Counts one request to {@code endpoint} answered "overloaded" (the in-flight bound was reached). */
+    default void overloaded(String endpoint) {
+    }
 }

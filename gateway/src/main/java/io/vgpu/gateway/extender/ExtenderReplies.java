@@ -7,7 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
-import io.vgpu.gateway.http.RequestBody;
+import io.vgpu.gateway.endpoint.RequestBody;
 import io.vgpu.gateway.scheduling.Stages;
 
 import java.nio.charset.StandardCharsets;

@@ -2,6 +2,7 @@ package io.vgpu.gateway.http;
 
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.endpoint.Rejections;
 
 import java.util.Objects;
 

@@ -9,8 +9,9 @@ import io.vertx.core.net.ServerSSLOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vgpu.gateway.GatewayConfig;
 import io.vgpu.gateway.core.port.Readiness;
+import io.vgpu.gateway.endpoint.Rejections;
+import io.vgpu.gateway.endpoint.RequestBody;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,52 +21,55 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
- * The API listener: {@code POST} routes given as {@link ApiRoute}s (the webhook and the extender verbs),
- * {@code GET /healthz} and {@code GET /readyz}, and GET pages for kube-scheduler's identity only (e.g.
- * {@code /debug/state}), over HTTPS from the configured PEM files (reloaded when they change) or, only when
- * configured, plain HTTP. With client authentication configured ({@link GatewayConfig.Tls#clientAuth()}) the
+ * The API listener: mounts what the gateway's route table ({@code io.vgpu.gateway.Routes}) gives it, {@code POST}
+ * routes as {@link ApiRoute}s (the webhook and the extender verbs), GET pages any client may read
+ * ({@code /healthz}, {@code /readyz}), and GET pages for kube-scheduler's identity only (e.g. {@code /debug/state}), over HTTPS from the configured PEM files (reloaded when they change) or, only when
+ * configured, plain HTTP. With client authentication configured ({@link ListenerConfig.Tls#clientAuth()}) the
  * handshake requests a client certificate and verifies a presented one against the client CA; the routes marked
  * {@link ApiRoute#schedulerOnly()} and the scheduler pages then refuse requests without an allowed one
  * ({@link ClientCertificateCheck}). Plain HTTP checks no client (local use only). Only wiring: the handlers hold
  * the logic. Failures of plain HTTP (404, 405, 5xx) get JSON problem bodies.
  *
  * <p>Stopping (undeploy, {@code Vertx.close} on SIGTERM) drains: the server stops accepting, lets
- * in-flight requests finish for up to {@link GatewayConfig#shutdownTimeout()}, then closes.
+ * in-flight requests finish for up to {@link ListenerConfig#shutdownTimeout()}, then closes.
  */
 public final class GatewayVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayVerticle.class);
     private static final int[] PROBLEM_STATUSES = {400, 404, 405, 413, 500, 503};
 
-    private final GatewayConfig config;
+    private final ListenerConfig config;
     private final List<ApiRoute> routes;
-    private final Readiness readiness;
+    private final Map<String, Handler<RoutingContext>> pages;
     private final Map<String, Handler<RoutingContext>> schedulerPages;
     private final BiConsumer<String, String> refused;
     private HttpServer server;
     private TlsReloader reloader;
 
     /**
+     * The POST routes and {@code /healthz}, {@code /readyz} (tests and benchmarks that mount a few routes).
+     *
      * @param config    listener settings (bind address, port, TLS, shutdown timeout)
      * @param routes    the POST endpoints
      * @param readiness what {@code /readyz} reports
      */
-    public GatewayVerticle(GatewayConfig config, List<ApiRoute> routes, Readiness readiness) {
-        this(config, routes, readiness, Map.of(), (endpoint, reason) -> { });
+    public GatewayVerticle(ListenerConfig config, List<ApiRoute> routes, Readiness readiness) {
+        this(config, routes, Map.of("/healthz", new LivenessHandler(), "/readyz", new ReadinessHandler(readiness)),
+                Map.of(), (endpoint, reason) -> { });
     }
 
     /**
      * @param config         listener settings (bind address, port, TLS and client authentication, shutdown timeout)
      * @param routes         the POST endpoints
-     * @param readiness      what {@code /readyz} reports
+     * @param pages          GET pages by path, served to any client ({@code /healthz}, {@code /readyz})
      * @param schedulerPages GET pages by path, served only to the clients {@code /filter} and {@code /bind} accept
      * @param refused        told of every request refused for its client certificate: endpoint, reason
      */
-    public GatewayVerticle(GatewayConfig config, List<ApiRoute> routes, Readiness readiness,
+    public GatewayVerticle(ListenerConfig config, List<ApiRoute> routes, Map<String, Handler<RoutingContext>> pages,
                            Map<String, Handler<RoutingContext>> schedulerPages, BiConsumer<String, String> refused) {
         this.config = config;
         this.routes = List.copyOf(routes);
-        this.readiness = readiness;
+        this.pages = Map.copyOf(pages);
         this.schedulerPages = Map.copyOf(schedulerPages);
         this.refused = refused;
     }
@@ -130,8 +134,7 @@ public final class GatewayVerticle extends VerticleBase {
             }
             route.handler(page);
         });
-        router.get("/healthz").handler(new LivenessHandler());
-        router.get("/readyz").handler(new ReadinessHandler(readiness));
+        pages.forEach((path, page) -> router.get(path).handler(page));
         ProblemHandler problems = new ProblemHandler();
         for (int status : PROBLEM_STATUSES) {
             router.errorHandler(status, problems);

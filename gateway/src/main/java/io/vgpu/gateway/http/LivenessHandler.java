@@ -4,7 +4,7 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 
 /** {@code GET /healthz}: 200 {@code {"status":"ok"}} whenever the event loop answers. */
-final class LivenessHandler implements Handler<RoutingContext> {
+public final class LivenessHandler implements Handler<RoutingContext> {
 
     @Override
     public void handle(RoutingContext ctx) {

@@ -12,16 +12,15 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.Map;
 
 /**
- * The metrics listener: {@code GET /metrics} in the Prometheus text format, plain HTTP on its own
- * port (9395 like HAMi), scraping the given registry, plus read-only debug pages ({@code GET /debug/...}).
- * Deploy exactly one instance.
+ * The metrics listener: plain HTTP on its own port (9395 like HAMi), serving the GET pages it is given: the
+ * gateway's route table ({@code io.vgpu.gateway.Routes}) gives it {@code /metrics} (the Prometheus text format) and,
+ * where configured, the read-only debug pages. Deploy exactly one instance.
  */
 public final class MetricsVerticle extends VerticleBase {
 
     private final String host;
     private final int port;
-    private final PrometheusMeterRegistry registry;
-    private final Map<String, Handler<RoutingContext>> debugPages;
+    private final Map<String, Handler<RoutingContext>> pages;
     private HttpServer server;
 
     /**
@@ -30,25 +29,24 @@ public final class MetricsVerticle extends VerticleBase {
      * @param registry the registry Vert.x and the gateway record into
      */
     public MetricsVerticle(String host, int port, PrometheusMeterRegistry registry) {
-        this(host, port, registry, Map.of());
+        this(host, port, Map.of("/metrics", PrometheusScrapingHandler.create(registry)));
     }
 
     /**
-     * @param debugPages read-only GET pages served beside {@code /metrics}, by path (e.g. {@code /debug/state})
+     * @param host  bind address
+     * @param port  port (0 = any free port)
+     * @param pages the GET pages it serves, by path ({@code /metrics}, {@code /debug/state})
      */
-    public MetricsVerticle(String host, int port, PrometheusMeterRegistry registry,
-                           Map<String, Handler<RoutingContext>> debugPages) {
+    public MetricsVerticle(String host, int port, Map<String, Handler<RoutingContext>> pages) {
         this.host = host;
         this.port = port;
-        this.registry = registry;
-        this.debugPages = Map.copyOf(debugPages);
+        this.pages = Map.copyOf(pages);
     }
 
     @Override
     public Future<?> start() {
         Router router = Router.router(vertx);
-        router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
-        debugPages.forEach((path, handler) -> router.get(path).handler(handler));
+        pages.forEach((path, handler) -> router.get(path).handler(handler));
         server = vertx.createHttpServer().requestHandler(router);
         return server.listen(port, host);
     }

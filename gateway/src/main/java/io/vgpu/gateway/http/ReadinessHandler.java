@@ -12,11 +12,12 @@ import java.util.List;
  * {@code GET /readyz}: 200 {@code {"ready":true}} when every readiness check passes, else 503
  * {@code {"ready":false,"notReady":[…]}} naming the checks that do not.
  */
-final class ReadinessHandler implements Handler<RoutingContext> {
+public final class ReadinessHandler implements Handler<RoutingContext> {
 
     private final Readiness readiness;
 
-    ReadinessHandler(Readiness readiness) {
+    /** @param readiness the checks it reports */
+    public ReadinessHandler(Readiness readiness) {
         this.readiness = readiness;
     }
 

@@ -8,7 +8,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.ServerSSLOptions;
-import io.vgpu.gateway.GatewayConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +27,12 @@ final class TlsReloader {
     private static final Logger LOG = LoggerFactory.getLogger(TlsReloader.class);
 
     private final Vertx vertx;
-    private final GatewayConfig.Tls tls;
+    private final ListenerConfig.Tls tls;
     private final AtomicReference<String> loaded = new AtomicReference<>();
     private final AtomicBoolean checking = new AtomicBoolean();
     private volatile long timer = -1;
 
-    TlsReloader(Vertx vertx, GatewayConfig.Tls tls) {
+    TlsReloader(Vertx vertx, ListenerConfig.Tls tls) {
         this.vertx = vertx;
         this.tls = tls;
     }
@@ -43,7 +42,7 @@ final class TlsReloader {
      * presented client certificate must chain to. A client certificate is requested, never required: the API server
      * calls the webhook without one; the routes that need one check it ({@link ClientCertificateCheck}).
      */
-    static ServerSSLOptions sslOptions(GatewayConfig.Tls tls) {
+    static ServerSSLOptions sslOptions(ListenerConfig.Tls tls) {
         ServerSSLOptions options = new ServerSSLOptions().setKeyCertOptions(keyCert(tls));
         if (tls.clientAuth()) {
             options.setTrustOptions(new PemTrustOptions().addCertPath(tls.clientCaFile().toString()))
@@ -53,7 +52,7 @@ final class TlsReloader {
     }
 
     /** The key/cert options of the files. */
-    static PemKeyCertOptions keyCert(GatewayConfig.Tls tls) {
+    static PemKeyCertOptions keyCert(ListenerConfig.Tls tls) {
         return new PemKeyCertOptions().setCertPath(tls.certFile().toString()).setKeyPath(tls.keyFile().toString());
     }
 

@@ -4,9 +4,8 @@ import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
-import io.vgpu.gateway.http.GatewayMetrics;
-import io.vgpu.gateway.http.Rejections;
-import io.vgpu.gateway.http.RequestBody;
+import io.vgpu.gateway.endpoint.Rejections;
+import io.vgpu.gateway.endpoint.RequestBody;
 import io.vgpu.gateway.scheduling.Stages;
 
 /**
@@ -21,13 +20,13 @@ import io.vgpu.gateway.scheduling.Stages;
 public final class WebhookHandler implements Handler<RoutingContext>, Rejections {
 
     private final WebhookService service;
-    private final GatewayMetrics metrics;
+    private final WebhookMetrics metrics;
 
     /**
      * @param service the protocol edge
      * @param metrics where the request timer is recorded
      */
-    public WebhookHandler(WebhookService service, GatewayMetrics metrics) {
+    public WebhookHandler(WebhookService service, WebhookMetrics metrics) {
         this.service = service;
         this.metrics = metrics;
     }

@@ -26,6 +26,7 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.store.HazelcastMemberConfig;
+import io.vgpu.testsupport.Eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -491,15 +492,9 @@ final class E2eCluster implements AutoCloseable {
 
     // ------------------------------------------------------------------ helpers
 
-    /** Polls {@code condition} every 20 ms until true, failing after 10 s. */
+    /** Waits until {@code condition} holds, failing after 10 s. */
     void eventually(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            sleep(20);
-        }
+        Eventually.within(WAIT, what, condition);
     }
 
     static void sleep(long millis) {

@@ -1,5 +1,6 @@
 package io.vgpu.gateway.http;
 
+import io.vgpu.gateway.extender.ExtenderRejections;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -85,8 +86,9 @@ class ClientCertificateTest {
                 server.cert().toString(), "VGPU_TLS_KEY_FILE", server.key().toString(), "VGPU_TLS_CLIENT_CA_FILE",
                 clientCa.toString(), "VGPU_TLS_RELOAD_INTERVAL", "100ms");
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        verticle = new GatewayVerticle(config, List.of(route("/filter", true), route("/bind", true),
-                route("/webhook", false)), Readiness.ALWAYS,
+        verticle = new GatewayVerticle(config.listener(), List.of(route("/filter", true), route("/bind", true),
+                route("/webhook", false)),
+                Map.of("/readyz", new ReadinessHandler(Readiness.ALWAYS)),
                 Map.of("/debug/state", c -> c.response().end("{\"nodes\":[]}")),
                 (endpoint, reason) -> refused.add(endpoint + " " + reason));
         vertx.deployVerticle(verticle).onComplete(ctx.succeedingThenComplete());

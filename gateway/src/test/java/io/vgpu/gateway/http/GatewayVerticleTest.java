@@ -1,5 +1,8 @@
 package io.vgpu.gateway.http;
 
+import io.vgpu.gateway.metrics.GatewayMetrics;
+import io.vgpu.gateway.extender.ExtenderRejections;
+import io.vgpu.gateway.endpoint.RequestBody;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Promise;
@@ -57,7 +60,7 @@ class GatewayVerticleTest {
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         Readiness readiness = Readiness.of(Map.<String, BooleanSupplier>of(
                 "informers", informersSynced::get, "hazelcast", memberJoined::get));
-        GatewayVerticle verticle = new GatewayVerticle(TestGateway.config(), List.of(slowRoute(), echoRoute()),
+        GatewayVerticle verticle = new GatewayVerticle(TestGateway.config().listener(), List.of(slowRoute(), echoRoute()),
                 readiness);
         vertx.deployVerticle(verticle).onComplete(ctx.succeeding(id -> {
             apiPort = verticle.actualPort();
@@ -216,7 +219,7 @@ class GatewayVerticleTest {
         Vertx own = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         Queue<RoutingContext> mine = new ConcurrentLinkedQueue<>();
         GatewayConfig config = TestGateway.config("VGPU_SHUTDOWN_TIMEOUT", "5s");
-        GatewayVerticle verticle = new GatewayVerticle(config,
+        GatewayVerticle verticle = new GatewayVerticle(config.listener(),
                 List.of(new ApiRoute("/bind", ONE_MIB, new InFlightLimiter("/bind", 8), mine::add,
                         ExtenderRejections.bind(ONE_MIB, METRICS))), Readiness.ALWAYS);
         own.deployVerticle(verticle).onComplete(ctx.succeeding(id -> {

@@ -56,7 +56,7 @@ class TlsReloadTest {
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false)
                 .setKeepAlive(false));
-        GatewayVerticle verticle = new GatewayVerticle(config, List.of(), Readiness.ALWAYS);
+        GatewayVerticle verticle = new GatewayVerticle(config.listener(), List.of(), Readiness.ALWAYS);
         vertx.deployVerticle(verticle)
                 .compose(id -> subject(verticle.actualPort()))
                 .compose(first -> {
@@ -84,7 +84,7 @@ class TlsReloadTest {
                 "VGPU_TLS_KEY_FILE", key.toString());
         vertx = GatewayVertx.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         HttpClient plain = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false));
-        GatewayVerticle verticle = new GatewayVerticle(config, List.of(), Readiness.ALWAYS);
+        GatewayVerticle verticle = new GatewayVerticle(config.listener(), List.of(), Readiness.ALWAYS);
         vertx.deployVerticle(verticle)
                 .compose(id -> plain.request(HttpMethod.GET, verticle.actualPort(), "127.0.0.1", "/healthz"))
                 .compose(req -> req.send())

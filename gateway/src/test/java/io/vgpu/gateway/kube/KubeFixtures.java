@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.TestInfo;
 
 import java.time.Duration;
@@ -48,18 +49,7 @@ final class KubeFixtures {
 
     /** Polls {@code condition} until true, failing after 10 s. */
     static void eventually(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Eventually.within(Duration.ofSeconds(10), what, condition);
     }
 
     static NodeFixture node(String name) {

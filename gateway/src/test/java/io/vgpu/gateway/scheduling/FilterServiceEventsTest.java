@@ -6,9 +6,11 @@ import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.SchedulerEvent;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.FilterResponses;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -94,11 +96,8 @@ class FilterServiceEventsTest {
         }
     }
 
-    private void awaitEvents() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (recorded.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+    private void awaitEvents() {
+        Eventually.within(Duration.ofSeconds(5), "an Event recorded", () -> !recorded.isEmpty());
     }
 
     private FilterService service(int cardMemory) {

@@ -20,7 +20,7 @@ import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookConfig;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.http.ApiRoute;
-import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.metrics.GatewayMetrics;
 import io.vgpu.gateway.http.GatewayVerticle;
 import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
@@ -82,7 +82,7 @@ class WebhookEndpointTest {
                         NamespaceQuota.UNLIMITED, FailurePolicy.IGNORE, 512, metrics),
                 route(busyFail, hami, FailurePolicy.FAIL, metrics),
                 route(busyIgnore, hami, FailurePolicy.IGNORE, metrics));
-        GatewayVerticle api = new GatewayVerticle(config, routes, Readiness.ALWAYS);
+        GatewayVerticle api = new GatewayVerticle(config.listener(), routes, Readiness.ALWAYS);
         MetricsVerticle metricsVerticle = new MetricsVerticle("127.0.0.1", 0, registry);
         vertx.deployVerticle(api)
                 .compose(id -> vertx.deployVerticle(metricsVerticle))
@@ -111,7 +111,7 @@ class WebhookEndpointTest {
     static ApiRoute route(InFlightLimiter limiter, WebhookConfig config, NamespaceQuota quota, FailurePolicy policy,
                           GatewayMetrics metrics) {
         long maxBody = 7L * 1024 * 1024;
-        metrics.inFlight(limiter);
+        metrics.inFlight(limiter.endpoint(), limiter::inFlight);
         WebhookHandler handler = new WebhookHandler(
                 new WebhookService(new WebhookDecider(config), quota, policy, maxBody), metrics);
         return new ApiRoute(limiter.endpoint(), maxBody, limiter, handler, handler);

@@ -21,8 +21,8 @@ import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderReplies;
 import io.vgpu.gateway.extender.FilterHandler;
 import io.vgpu.gateway.http.ApiRoute;
-import io.vgpu.gateway.http.ExtenderRejections;
-import io.vgpu.gateway.http.GatewayMetrics;
+import io.vgpu.gateway.extender.ExtenderRejections;
+import io.vgpu.gateway.metrics.GatewayMetrics;
 import io.vgpu.gateway.http.GatewayVerticle;
 import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
@@ -118,7 +118,7 @@ final class BenchReplica implements AutoCloseable {
                     new BindHandler(bind, metrics), ExtenderRejections.bind(ExtenderReplies.MAX_BODY_BYTES, metrics)));
             List<GatewayVerticle> deployed = new CopyOnWriteArrayList<>();
             vertx.deployVerticle(() -> {
-                GatewayVerticle v = new GatewayVerticle(config, routes, Readiness.ALWAYS);
+                GatewayVerticle v = new GatewayVerticle(config.listener(), routes, Readiness.ALWAYS);
                 deployed.add(v);
                 return v;
             }, new DeploymentOptions().setInstances(Runtime.getRuntime().availableProcessors()))
@@ -135,7 +135,7 @@ final class BenchReplica implements AutoCloseable {
 
     private static InFlightLimiter limiter(String path, GatewayConfig config, GatewayMetrics metrics) {
         InFlightLimiter limiter = new InFlightLimiter(path, config.maxInFlight());
-        metrics.inFlight(limiter);
+        metrics.inFlight(path, limiter::inFlight);
         return limiter;
     }
 

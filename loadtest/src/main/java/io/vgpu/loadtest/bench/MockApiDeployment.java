@@ -4,7 +4,8 @@ import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
-import io.vgpu.gateway.ServeCommand;
+import io.vgpu.gateway.GatewayAssembly;
+import io.vgpu.gateway.RunningGateway;
 import io.vgpu.simulate.SimulatedCluster;
 import io.vgpu.simulate.SyntheticNode;
 import io.vgpu.state.store.HazelcastClusterState;
@@ -27,9 +28,9 @@ final class MockApiDeployment implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final SimulatedCluster cluster;
-    private final List<ServeCommand.Running> extra;
+    private final List<RunningGateway> extra;
 
-    private MockApiDeployment(SimulatedCluster cluster, List<ServeCommand.Running> extra) {
+    private MockApiDeployment(SimulatedCluster cluster, List<RunningGateway> extra) {
         this.cluster = cluster;
         this.extra = extra;
     }
@@ -37,7 +38,7 @@ final class MockApiDeployment implements AutoCloseable {
     static MockApiDeployment start(List<SyntheticNode> nodes, int replicas) throws Exception {
         SimulatedCluster cluster = SimulatedCluster.start(new SimulatedCluster.Settings("spread", "spread",
                 "127.0.0.1", 0, 0, 0, Duration.ZERO), nodes);
-        List<ServeCommand.Running> extra = new ArrayList<>();
+        List<RunningGateway> extra = new ArrayList<>();
         try {
             HazelcastInstance first = ((HazelcastClusterState) cluster.state()).member();
             Address address = first.getCluster().getLocalMember().getAddress();
@@ -52,10 +53,10 @@ final class MockApiDeployment implements AutoCloseable {
                 ClusterConfig clusterConfig = new ClusterConfig(true, cluster.kubeconfig(), new StoreConfig(
                         first.getConfig().getClusterName(), List.of(members), "127.0.0.1", Benchmark.freePort(), 0, 0,
                         partitions), Duration.ofSeconds(25));
-                extra.add(ServeCommand.start(config, clusterConfig).toCompletionStage().toCompletableFuture()
+                extra.add(GatewayAssembly.start(config, clusterConfig).toCompletionStage().toCompletableFuture()
                         .get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
             }
-            for (ServeCommand.Running r : extra) {
+            for (RunningGateway r : extra) {
                 awaitNodes(r, nodes.size());
             }
             return new MockApiDeployment(cluster, extra);
@@ -66,7 +67,7 @@ final class MockApiDeployment implements AutoCloseable {
         }
     }
 
-    private static void awaitNodes(ServeCommand.Running replica, int nodes) throws InterruptedException {
+    private static void awaitNodes(RunningGateway replica, int nodes) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (replica.state().nodes().size() < nodes) {
             if (System.nanoTime() > deadline) {

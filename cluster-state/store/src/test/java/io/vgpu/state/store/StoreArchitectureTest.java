@@ -3,6 +3,7 @@ package io.vgpu.state.store;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.vgpu.testsupport.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.security.SecureRandom;
@@ -43,5 +44,10 @@ class StoreArchitectureTest {
                         "java.nio..")
                 .because("a processor is a small command over one value: no I/O")
                 .check(CLASSES);
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        PackageCycles.assertNoneUnder("io.vgpu.state.store");
     }
 }

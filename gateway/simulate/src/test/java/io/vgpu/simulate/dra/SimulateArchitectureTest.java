@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.vgpu.testsupport.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 /** The simulator module's packages form no cycle, and the CEL layer knows nothing of the allocator. */
@@ -33,5 +34,10 @@ class SimulateArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("io.vertx..", "com.hazelcast..", "io.vgpu.gateway..",
                         "io.fabric8.kubernetes.client..")
                 .because("the allocator is a pure function of the cluster objects it is given").check(CLASSES);
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        PackageCycles.assertNoneUnder("io.vgpu.simulate");
     }
 }

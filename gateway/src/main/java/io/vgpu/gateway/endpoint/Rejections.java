@@ -1,11 +1,12 @@
-package io.vgpu.gateway.http;
+package io.vgpu.gateway.endpoint;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * How an API endpoint answers the requests it does not handle, in its own protocol: the webhook with
+ * The contract between the API listener ({@code http.GatewayVerticle}) and the protocol handlers below it: how an
+ * API endpoint answers the requests it does not handle, in its own protocol: the webhook with
  * an AdmissionReview, the extender verbs with an {@code Error} field, both with HTTP 200.
  * Implementations must end the response.
  */
@@ -18,7 +19,7 @@ public interface Rejections {
     void bodyTooLarge(RoutingContext ctx);
 
     /**
-     * The client may not call this endpoint ({@link ClientCertificateCheck}); {@code why} says what it must present.
+     * The client may not call this endpoint (the listener's client-certificate check); {@code why} says what it must present.
      * By default HTTP 403 with a JSON problem body; the extender verbs answer in their own protocol.
      */
     default void unauthorized(RoutingContext ctx, String why) {

@@ -1,4 +1,4 @@
-package io.vgpu.gateway.http;
+package io.vgpu.gateway.endpoint;
 
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -24,7 +24,7 @@ public final class RequestBody implements Handler<RoutingContext> {
     private final long limit;
 
     /** @param limit the largest body read, in bytes */
-    RequestBody(long limit) {
+    public RequestBody(long limit) {
         this.limit = limit;
     }
 

@@ -1,10 +1,10 @@
-package io.vgpu.gateway.http;
+package io.vgpu.gateway.extender;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
-import io.vgpu.gateway.extender.ExtenderFilterResult;
+import io.vgpu.gateway.endpoint.Rejections;
 
 import java.util.Map;
 import java.util.function.Function;
@@ -25,10 +25,10 @@ public final class ExtenderRejections implements Rejections {
     private final String endpoint;
     private final Function<String, Object> resultWithError;
     private final long maxBodyBytes;
-    private final GatewayMetrics metrics;
+    private final ExtenderMetrics metrics;
 
     private ExtenderRejections(String endpoint, Function<String, Object> resultWithError, long maxBodyBytes,
-                               GatewayMetrics metrics) {
+                               ExtenderMetrics metrics) {
         this.endpoint = endpoint;
         this.resultWithError = resultWithError;
         this.maxBodyBytes = maxBodyBytes;
@@ -39,12 +39,12 @@ public final class ExtenderRejections implements Rejections {
      * For {@code POST /filter}: an {@code ExtenderFilterResult} with only {@code Error}; overload answers are counted
      * in {@code vgpu_http_overloaded_total{endpoint="/filter"}}.
      */
-    public static ExtenderRejections filter(long maxBodyBytes, GatewayMetrics metrics) {
+    public static ExtenderRejections filter(long maxBodyBytes, ExtenderMetrics metrics) {
         return new ExtenderRejections("/filter", ExtenderFilterResult::error, maxBodyBytes, metrics);
     }
 
     /** For {@code POST /bind}: {@code {"Error": …}}; overload answers counted as {@code endpoint="/bind"}. */
-    public static ExtenderRejections bind(long maxBodyBytes, GatewayMetrics metrics) {
+    public static ExtenderRejections bind(long maxBodyBytes, ExtenderMetrics metrics) {
         return new ExtenderRejections("/bind", message -> Map.of("Error", message), maxBodyBytes, metrics);
     }
 

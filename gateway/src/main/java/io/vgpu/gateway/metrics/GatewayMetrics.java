@@ -1,11 +1,12 @@
-package io.vgpu.gateway.http;
+package io.vgpu.gateway.metrics;
 
-import io.vgpu.gateway.extender.ExtenderMetrics;
-import io.vgpu.gateway.kube.KubeApiMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.vgpu.gateway.extender.ExtenderMetrics;
+import io.vgpu.gateway.kube.KubeApiMetrics;
+import io.vgpu.gateway.webhook.WebhookMetrics;
 
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * The gateway's own request metrics, each tagged with {@code replica} (so that dashboards can tell
@@ -37,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * HAMi's own metric names (spec §13) are registered elsewhere, without the replica tag. Thread-safe.
  */
-public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
+public final class GatewayMetrics implements ExtenderMetrics, WebhookMetrics, KubeApiMetrics {
 
     /** Latency buckets (seconds): admission and extender calls should take milliseconds. */
     private static final Duration[] BUCKETS = {
@@ -87,6 +89,7 @@ public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
     }
 
     /** Records one webhook request that took {@code nanos} and ended with {@code outcome}. */
+    @Override
     public void webhook(String outcome, long nanos) {
         time(webhookTimers, "vgpu.webhook.duration", "Time to answer one AdmissionReview", outcome, nanos);
     }
@@ -172,6 +175,7 @@ public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
     }
 
     /** Counts one request to {@code endpoint} answered "overloaded". */
+    @Override
     public void overloaded(String endpoint) {
         overloaded.computeIfAbsent(endpoint, e -> Counter.builder("vgpu.http.overloaded")
                         .description("Requests answered overloaded because the in-flight bound was reached")
@@ -193,12 +197,12 @@ public final class GatewayMetrics implements ExtenderMetrics, KubeApiMetrics {
                 .increment();
     }
 
-    /** Publishes the in-flight count of {@code limiter}. */
-    public void inFlight(InFlightLimiter limiter) {
-        Gauge.builder("vgpu.http.in.flight", limiter, InFlightLimiter::inFlight)
+    /** Publishes {@code endpoint}'s in-flight count, as {@code current} reads it (its in-flight limiter). */
+    public void inFlight(String endpoint, IntSupplier current) {
+        Gauge.builder("vgpu.http.in.flight", current, IntSupplier::getAsInt)
                 .description("Requests being handled now")
                 .strongReference(true)
-                .tags("endpoint", limiter.endpoint(), "replica", replica)
+                .tags("endpoint", endpoint, "replica", replica)
                 .register(registry);
     }
 }
