@@ -18,6 +18,9 @@ import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.debug.DebugStateHandler;
+import io.vgpu.gateway.draview.DraView;
+import io.vgpu.gateway.draview.SharedQuotaTickets;
+import io.vgpu.gateway.draview.TicketMetrics;
 import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -81,9 +84,11 @@ final class GatewayAssembly {
      * @param state     the shared cluster state, or null when Kubernetes is off
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
      * @param debugPages read-only pages ({@code /debug/state}), served where {@code VGPU_DEBUG_STATE} says
+     * @param dra       the DRA view: quota tickets for the webhook's translation, card sizes; null when Kubernetes
+     *                  is off
      */
     record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer,
-                 Map<String, Handler<RoutingContext>> debugPages) {
+                 Map<String, Handler<RoutingContext>> debugPages, DraView dra) {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
@@ -95,7 +100,7 @@ final class GatewayAssembly {
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
             return Future.succeededFuture(new Parts(disabledRoutes(config, metrics), Readiness.ALWAYS, quotas, null,
-                    () -> { }, Map.of()));
+                    () -> { }, Map.of(), null));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
@@ -144,7 +149,11 @@ final class GatewayAssembly {
         BindService bind = new BindService(informers, state, locks, podWriter, events,
                 new RequestDeriver(config.nvidia()), scheduling, clock);
 
-        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods);
+        // issue 13 items 2 and 3: quota tickets of pods translated to DRA claims, and the DRA-mode nodes' cards
+        DraView dra = new DraView(client, state, new SharedQuotaTickets(state, config.nvidia().resourceMemoryName(),
+                config.nvidia().resourceCoreName(), SharedQuotaTickets.DEFAULT_TTL, scheduling.callTimeout(), clock,
+                new TicketMetrics(metrics.registry(), config.replica())));
+        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods, dra::snapshot);
         prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));
@@ -159,8 +168,14 @@ final class GatewayAssembly {
                 ingest.resync(state::ownsNode, informers);
             }
         });
+        state.ready().thenCompose(v -> dra.start()).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.error("DRA informers did not start: {}", e.toString());
+            }
+        });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
             state.sweepExpired(clock.millis());
+            dra.sweep();
             if (informers.hasSynced()) {
                 locks.sweep(state::ownsNode);
             }
@@ -174,13 +189,14 @@ final class GatewayAssembly {
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
-                clock);
+                clock, dra::snapshot);
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
             vertx.cancelTimer(vanished);
             informers.close();
+            dra.close();
             api.close();
             client.close();
             try {
@@ -195,7 +211,7 @@ final class GatewayAssembly {
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES, metrics)));
         return new Parts(routes, readiness, quotas, state, closer,
-                Map.of("/debug/state", debugState));
+                Map.of("/debug/state", debugState), dra);
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */
