@@ -69,14 +69,16 @@ class DraLedgerTest {
     @Test
     void onlyTheNewestGenerationOfAPoolAndOnlyThisDriverCount() {
         DraLedger ledger = new DraLedger();
-        ledger.putSlice("old", content(slice("old", "gpu.vgpu.io", "n2", 1, gpu(0, "GPU-old", 16_384, 1))));
-        ledger.putSlice("new", content(slice("new", "gpu.vgpu.io", "n2", 2, gpu(0, "GPU-new", 32_768, 1))));
+        // generation 1 published two GPUs, generation 2 (one GPU withdrawn) one: the withdrawn one is gone
+        ledger.putSlice("old", content(slice("old", "gpu.vgpu.io", "n2", 1, gpu(0, "GPU-a", 16_384, 1),
+                gpu(1, "GPU-withdrawn", 16_384, 1))));
+        ledger.putSlice("new", content(slice("new", "gpu.vgpu.io", "n2", 2, gpu(0, "GPU-a", 16_384, 1))));
         ledger.putSlice("other", content(slice("other", "gpu.nvidia.com", "n3", 5, gpu(0, "GPU-x", 8_192, 1))));
 
-        assertThat(ledger.snapshot().cards()).extracting(DraCard::uuid).containsExactly("GPU-new");
+        assertThat(ledger.snapshot().cards()).extracting(DraCard::uuid).containsExactly("GPU-a");
 
         ledger.removeSlice("new");
-        assertThat(ledger.snapshot().cards()).extracting(DraCard::uuid).containsExactly("GPU-old");
+        assertThat(ledger.snapshot().cards()).extracting(DraCard::uuid).containsExactly("GPU-a", "GPU-withdrawn");
     }
 
     @Test
