@@ -151,7 +151,7 @@ final class GatewayAssembly {
 
         // issue 13 items 2 and 3: quota tickets of pods translated to DRA claims, and the DRA-mode nodes' cards
         DraView dra = new DraView(client, state, new SharedQuotaTickets(state, config.nvidia().resourceMemoryName(),
-                config.nvidia().resourceCoreName(), SharedQuotaTickets.DEFAULT_TTL, scheduling.callTimeout(), clock,
+                config.nvidia().resourceCoreName(), cluster.quotaTicketTtl(), scheduling.callTimeout(), clock,
                 new TicketMetrics(metrics.registry(), config.replica())));
         HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods, dra::snapshot);
         prometheus.register(hami);
