@@ -40,7 +40,9 @@ class RbacTest {
             "/pods", new TreeSet<>(List.of("get", "list", "watch", "patch")),
             "/pods/binding", new TreeSet<>(List.of("create")),
             "/events", new TreeSet<>(List.of("create")),
-            "/resourcequotas", new TreeSet<>(List.of("list", "watch")));
+            "/resourcequotas", new TreeSet<>(List.of("list", "watch")),
+            "resource.k8s.io/resourceclaims", new TreeSet<>(List.of("get", "list", "watch")),
+            "resource.k8s.io/resourceslices", new TreeSet<>(List.of("list", "watch")));
 
     static final Map<String, TreeSet<String>> DEVICE_PLUGIN = Map.of(
             "/nodes", new TreeSet<>(List.of("get", "list", "watch", "patch")),

@@ -3,6 +3,7 @@ package io.vgpu.gateway;
 import io.vgpu.gateway.config.ConfigKey;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.Parsers;
+import io.vgpu.gateway.draview.SharedQuotaTickets;
 import io.vgpu.state.store.StoreConfig;
 
 import java.nio.file.Path;
@@ -20,8 +21,15 @@ import java.util.List;
  * @param store           the Hazelcast member: {@code VGPU_HZ_CLUSTER_NAME}, {@code VGPU_HZ_MEMBERS},
  *                        {@code VGPU_HZ_PORT}, {@code VGPU_HZ_BACKUP_COUNT}, {@code VGPU_HZ_QUORUM}
  * @param reservationTtl  {@code VGPU_RESERVATION_TTL}: how long a filter reservation waits for its bind
+ * @param quotaTicketTtl  {@code VGPU_QUOTA_TICKET_TTL}: how long a DRA pod's quota ticket waits for its pod
  */
-public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl) {
+public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl,
+                            Duration quotaTicketTtl) {
+
+    /** With the default quota ticket lifetime (for embedders that do not read the environment). */
+    public ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig store, Duration reservationTtl) {
+        this(kubernetes, kubeconfig, store, reservationTtl, SharedQuotaTickets.DEFAULT_TTL);
+    }
 
     /** Kubernetes on or off. */
     public static final ConfigKey<Boolean> KUBERNETES = ConfigKey.optional("VGPU_KUBERNETES", Parsers.bool(), "true",
@@ -52,10 +60,14 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
     public static final ConfigKey<Duration> RESERVATION_TTL = ConfigKey.optional("VGPU_RESERVATION_TTL",
             Parsers.duration(Duration.ofSeconds(1), Duration.ofMinutes(5)), "25s",
             "how long a filter reservation lives without a bind (keep below kube-scheduler's 30s)");
+    /** Quota ticket lifetime. */
+    public static final ConfigKey<Duration> QUOTA_TICKET_TTL = ConfigKey.optional("VGPU_QUOTA_TICKET_TTL",
+            Parsers.duration(Duration.ofSeconds(5), Duration.ofMinutes(10)), "60s",
+            "how long the quota reserved at admission for a pod translated to DRA claims waits for the pod to show");
 
     /** Every key, in documentation order. */
     public static final List<ConfigKey<?>> KEYS = List.of(KUBERNETES, KUBECONFIG, HZ_CLUSTER_NAME, HZ_MEMBERS,
-            HZ_DISCOVERY_DNS, HZ_PORT, HZ_BACKUP_COUNT, HZ_QUORUM, RESERVATION_TTL);
+            HZ_DISCOVERY_DNS, HZ_PORT, HZ_BACKUP_COUNT, HZ_QUORUM, RESERVATION_TTL, QUOTA_TICKET_TTL);
 
     /**
      * Reads the keys; problems are recorded in {@code reader}.
@@ -73,6 +85,7 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
         Integer backups = reader.get(HZ_BACKUP_COUNT);
         Integer quorum = reader.get(HZ_QUORUM);
         Duration ttl = reader.get(RESERVATION_TTL);
+        Duration ticketTtl = reader.get(QUOTA_TICKET_TTL);
         if (members != null && !members.isEmpty() && dns != null) {
             reader.problem(HZ_MEMBERS.name() + " and " + HZ_DISCOVERY_DNS.name() + " are exclusive: set one");
         }
@@ -81,6 +94,6 @@ public record ClusterConfig(boolean kubernetes, Path kubeconfig, StoreConfig sto
         }
         String address = "0.0.0.0".equals(bindAddress) ? "" : bindAddress;
         return new ClusterConfig(kube, kubeconfig, new StoreConfig(name, members == null ? List.of() : members,
-                address, port, backups, quorum, 0, dns == null ? "" : dns), ttl);
+                address, port, backups, quorum, 0, dns == null ? "" : dns), ttl, ticketTtl);
     }
 }

@@ -23,6 +23,9 @@ import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.debug.DebugStateHandler;
+import io.vgpu.gateway.draview.DraView;
+import io.vgpu.gateway.draview.SharedQuotaTickets;
+import io.vgpu.gateway.draview.TicketMetrics;
 import io.vgpu.gateway.extender.BindHandler;
 import io.vgpu.gateway.extender.ExtenderBindingResult;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -92,9 +95,12 @@ public final class GatewayAssembly {
      * @param state      the shared cluster state, or null when Kubernetes is off
      * @param closer     stops informers, the client and the Hazelcast member (gracefully)
      * @param debugState {@code /debug/state}, served where {@code VGPU_DEBUG_STATE} says; null when Kubernetes is off
+     * @param dra        the DRA view: quota tickets for the webhook's translation, card sizes; null when Kubernetes
+     *                   is off
      */
     private record Parts(Handler<RoutingContext> filter, Handler<RoutingContext> bind, Readiness readiness,
-                         QuotaBook quotas, ClusterState state, Runnable closer, Handler<RoutingContext> debugState) {
+                         QuotaBook quotas, ClusterState state, Runnable closer, Handler<RoutingContext> debugState,
+                         DraView dra) {
     }
 
     /**
@@ -171,7 +177,7 @@ public final class GatewayAssembly {
             return Future.succeededFuture(new Parts(
                     ctx -> ExtenderReplies.write(ctx, ExtenderFilterResult.error(why)),
                     ctx -> ExtenderReplies.write(ctx, ExtenderBindingResult.failed(why)),
-                    Readiness.ALWAYS, quotas, null, () -> { }, null));
+                    Readiness.ALWAYS, quotas, null, () -> { }, null, null));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
@@ -220,7 +226,11 @@ public final class GatewayAssembly {
         BindService bind = new BindService(informers, state, locks, podWriter, events,
                 new RequestDeriver(config.nvidia()), scheduling, clock);
 
-        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods);
+        // issue 13 items 2 and 3: quota tickets of pods translated to DRA claims, and the DRA-mode nodes' cards
+        DraView dra = new DraView(client, state, new SharedQuotaTickets(state, config.nvidia().resourceMemoryName(),
+                config.nvidia().resourceCoreName(), cluster.quotaTicketTtl(), scheduling.callTimeout(), clock,
+                new TicketMetrics(metrics.registry(), config.replica())));
+        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods, dra::snapshot);
         prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));
@@ -235,8 +245,14 @@ public final class GatewayAssembly {
                 ingest.resync(state::ownsNode, informers);
             }
         });
+        state.ready().thenCompose(v -> dra.start()).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.error("DRA informers did not start: {}", e.toString());
+            }
+        });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
             state.sweepExpired(clock.millis());
+            dra.sweep();
             if (informers.hasSynced()) {
                 locks.sweep(state::ownsNode);
             }
@@ -250,13 +266,14 @@ public final class GatewayAssembly {
 
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
-                clock);
+                clock, dra::snapshot);
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
             vertx.cancelTimer(vanished);
             informers.close();
+            dra.close();
             api.close();
             client.close();
             try {
@@ -266,7 +283,7 @@ public final class GatewayAssembly {
             }
         };
         return new Parts(new FilterHandler(filter, decider, metrics), new BindHandler(bind, metrics), readiness, quotas,
-                state, closer, debugState);
+                state, closer, debugState, dra);
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

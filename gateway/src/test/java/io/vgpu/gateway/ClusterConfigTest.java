@@ -35,6 +35,14 @@ class ClusterConfigTest {
         assertThat(c.store().members()).isEmpty();
         assertThat(c.store().dnsDiscovery()).isFalse();
         assertThat(c.reservationTtl()).isEqualTo(Duration.ofSeconds(25));
+        assertThat(c.quotaTicketTtl()).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void theQuotaTicketLifetimeIsSetAndBounded() {
+        assertThat(read("VGPU_QUOTA_TICKET_TTL", "2m").quotaTicketTtl()).isEqualTo(Duration.ofMinutes(2));
+        assertThatThrownBy(() -> read("VGPU_QUOTA_TICKET_TTL", "1s"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("VGPU_QUOTA_TICKET_TTL");
     }
 
     @Test

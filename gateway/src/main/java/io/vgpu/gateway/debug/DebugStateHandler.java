@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
+import io.vgpu.gateway.core.draview.DraSnapshot;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.PodDevicesCodec;
 import io.vgpu.state.model.NodeLockHolder;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local view of the
@@ -40,6 +42,9 @@ import java.util.function.BooleanSupplier;
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
  * no migration running) is computed on a worker thread.
+ *
+ * <p>DRA-mode nodes (issue 13 item 3) are under {@code dra} ({@link DraDump}): their cards as their ResourceSlices
+ * publish them and the claims' shares of each; {@code nodes} are the device-plugin side (HAMi's wire).
  */
 public final class DebugStateHandler implements Handler<RoutingContext> {
 
@@ -50,6 +55,7 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
     private final String replica;
     private final BooleanSupplier ready;
     private final Clock clock;
+    private final Supplier<DraSnapshot> dra;
 
     /**
      * @param vertx   runs the cluster-safety check on a worker
@@ -60,6 +66,15 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
      */
     public DebugStateHandler(Vertx vertx, HazelcastClusterState state, String replica, BooleanSupplier ready,
                              Clock clock) {
+        this(vertx, state, replica, ready, clock, () -> DraSnapshot.EMPTY);
+    }
+
+    /**
+     * @param dra the DRA-mode cards and their shares, dumped under {@code dra}
+     */
+    public DebugStateHandler(Vertx vertx, HazelcastClusterState state, String replica, BooleanSupplier ready,
+                             Clock clock, Supplier<DraSnapshot> dra) {
+        this.dra = dra;
         this.vertx = vertx;
         this.state = state;
         this.replica = replica;
@@ -92,6 +107,7 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         for (NodeState node : all) {
             node(nodes.addObject(), node);
         }
+        DraDump.write(root.putObject("dra"), dra.get(), state::ownsNode);
         return root.toString();
     }
 

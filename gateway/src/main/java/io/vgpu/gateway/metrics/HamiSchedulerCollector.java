@@ -5,6 +5,9 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.vgpu.gateway.core.draview.DraCard;
+import io.vgpu.gateway.core.draview.DraShare;
+import io.vgpu.gateway.core.draview.DraSnapshot;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.state.codec.Decoded;
@@ -20,6 +23,7 @@ import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.QuotaLimit;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,16 +42,25 @@ import java.util.function.Supplier;
  * {@code hami.io/vgpu-mig-allocations} entry that the device plugin completed with its MIG UUID and
  * instance ids) comes from the pod informer's cache, for live pods on owned nodes, so it too exists once.
  *
+ * <p>DRA-mode cards (issue 13 item 3: ResourceSlices of {@code gpu.vgpu.io} and the claims allocated from them) are
+ * exported in the same {@code hami_gpu_*}, {@code hami_node_gpu_*} and {@code hami_vgpu_*} families with one more
+ * label, {@code mode="dra"} (and {@code claim} on the per-pod series), by the replica that owns the node's key: a
+ * dashboard's sums include both modes, {@code mode="dra"} selects DRA shares and {@code mode=""} the HAMi ones,
+ * whose label sets stay exactly HAMi's.
+ *
  * <p>Runs on the scraping thread; reads local snapshots only (no network). Thread-safe.
  */
 public final class HamiSchedulerCollector implements MultiCollector {
 
     private static final double MIB = 1024.0 * 1024.0;
     private static final String ZONE = "vGPU";
+    private static final String MODE = "mode";
+    private static final String DRA = "dra";
 
     private final ClusterState state;
     private final QuotaBook quotas;
     private final Supplier<Collection<ObservedPod>> pods;
+    private final Supplier<DraSnapshot> dra;
 
     /**
      * @param state  the shared cluster state (its local snapshot)
@@ -61,9 +74,19 @@ public final class HamiSchedulerCollector implements MultiCollector {
      * @param pods the pod informer's cache (MIG instances are read from its annotations)
      */
     public HamiSchedulerCollector(ClusterState state, QuotaBook quotas, Supplier<Collection<ObservedPod>> pods) {
+        this(state, quotas, pods, () -> DraSnapshot.EMPTY);
+    }
+
+    /**
+     * @param dra the DRA-mode cards and their shares (issue 13 item 3): exported in the same families, each series
+     *            with the extra label {@code mode="dra"}; device-plugin series keep HAMi's exact label sets
+     */
+    public HamiSchedulerCollector(ClusterState state, QuotaBook quotas, Supplier<Collection<ObservedPod>> pods,
+                                  Supplier<DraSnapshot> dra) {
         this.state = state;
         this.quotas = quotas;
         this.pods = pods;
+        this.dra = dra;
     }
 
     @Override
@@ -81,6 +104,7 @@ public final class HamiSchedulerCollector implements MultiCollector {
                 ns.charges().forEach((uid, charge) -> pod(families, node.name(), charge));
             }
         }
+        draCards(families);
         migInstances(families);
         quotas.entries().forEach((namespace, byResource) -> {
             if (state.ownsNode(namespace)) {
@@ -92,27 +116,56 @@ public final class HamiSchedulerCollector implements MultiCollector {
         return out.build();
     }
 
-    private static void device(Map<String, Family> f, String node, DeviceUsage d) {
+    private static void device(Map<String, Family> f, String node, DeviceUsage d, String... mode) {
         String idx = Integer.toString(d.index());
         add(f, "hami_gpu_memory_limit_bytes", "Device memory limit for a certain GPU", d.totalmem() * MIB,
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type()));
         add(f, "hami_gpu_core_limit_ratio", "Device core limit for a certain GPU", d.totalcore(),
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type()));
         add(f, "hami_gpu_memory_allocated_bytes", "Device memory allocated for a certain GPU", d.usedmem() * MIB,
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
-                Integer.toString(d.totalcore()), "device_type", d.type());
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
+                Integer.toString(d.totalcore()), "device_type", d.type()));
         add(f, "hami_gpu_shared_count", "Number of containers sharing this GPU", d.used(),
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type()));
         add(f, "hami_gpu_core_allocated_ratio", "Device core allocated for a certain GPU", d.usedcores(),
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type());
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_type", d.type()));
         add(f, "hami_node_gpu_overview", "GPU overview on a certain node", d.usedmem() * MIB,
-                "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
+                labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx, "device_cores",
                 Integer.toString(d.totalcore()), "device_memory_limit", Integer.toString(d.totalmem()),
-                "device_type", d.type());
+                "device_type", d.type()));
         if (d.totalmem() > 0) {
             add(f, "hami_node_gpu_memory_allocated_ratio", "GPU Memory Allocated Percentage on a certain GPU",
-                    (double) d.usedmem() / d.totalmem(), "node", node, "device_uuid", d.id(), "device_index", idx);
+                    (double) d.usedmem() / d.totalmem(), labels(mode, "node", node, "device_uuid", d.id(), "device_index", idx));
         }
+    }
+
+    /** DRA-mode cards of owned nodes (the node name is the key, as for device-plugin nodes): exported once too. */
+    private void draCards(Map<String, Family> f) {
+        for (DraCard card : dra.get().cards()) {
+            if (!state.ownsNode(card.node())) {
+                continue;
+            }
+            device(f, card.node(), card.usage(), MODE, DRA);
+            for (DraShare share : card.shares()) {
+                for (String pod : share.pods()) {
+                    add(f, "hami_vgpu_memory_allocated_bytes", "vGPU memory allocated from a container",
+                            share.memoryMiB() * MIB, "namespace", share.namespace(), "node", card.node(), "pod", pod,
+                            "container_index", "0", "device_uuid", card.uuid(), "claim", share.claim(), MODE, DRA);
+                    add(f, "hami_vgpu_core_allocated_ratio", "vGPU core allocated from a container", share.cores(),
+                            "namespace", share.namespace(), "node", card.node(), "pod", pod, "container_index", "0",
+                            "device_uuid", card.uuid(), "claim", share.claim(), MODE, DRA);
+                }
+            }
+        }
+    }
+
+    private static String[] labels(String[] extra, String... labels) {
+        if (extra.length == 0) {
+            return labels;
+        }
+        String[] all = Arrays.copyOf(labels, labels.length + extra.length);
+        System.arraycopy(extra, 0, all, labels.length, extra.length);
+        return all;
     }
 
     /** Per pod: its collapsed charge (HAMi's container_index is the index in the collapsed list: 0). */
