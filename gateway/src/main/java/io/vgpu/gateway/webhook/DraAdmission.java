@@ -80,7 +80,7 @@ public final class DraAdmission {
 
     /** Admits one pod that {@link #choose} sent to DRA. */
     CompletionStage<Result> admit(PodSpec pod, ExistingClaims existing, boolean dryRun) {
-        DraTranslation t = translator.translate(pod, existing, cardSizes.memoryMiB());
+        DraTranslation t = translator.translate(pod, existing, cardSizes);
         if (t instanceof DraTranslation.NoGpu) {
             return done(new Allowed(List.of(), List.of(), "no GPU asked"));
         }

@@ -10,6 +10,7 @@ import io.vgpu.gateway.core.request.ResourceLookup;
 import io.vgpu.gateway.core.webhook.ContainerMutation;
 import io.vgpu.gateway.core.webhook.NvidiaMutation;
 import io.vgpu.gateway.core.webhook.PatchOp;
+import io.vgpu.gateway.core.port.CardSizes;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.dra.CorePolicy;
 import io.vgpu.state.dra.DraNames;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
@@ -82,9 +82,9 @@ public final class ClaimTranslator {
      *
      * @param pod       the pod from the AdmissionReview
      * @param existing  the DRA fields it already has
-     * @param cardSizes the distinct card memory sizes in the cluster, MiB (for {@code gpumem-percentage})
+     * @param cardSizes the distinct card memory sizes in the cluster (read only for {@code gpumem-percentage})
      */
-    public DraTranslation translate(PodSpec pod, ExistingClaims existing, SortedSet<Long> cardSizes) {
+    public DraTranslation translate(PodSpec pod, ExistingClaims existing, CardSizes cardSizes) {
         if (pod.containers().isEmpty()) {
             return new DraTranslation.Refused("pod has no containers");
         }
@@ -125,13 +125,14 @@ public final class ClaimTranslator {
                 request.put("exactly", exact(count, selectors, capacity(r.memreq(), share)));
                 memory += count * r.memreq();
             } else {
-                Optional<String> problem = sizesProblem(c, cardSizes);
+                java.util.SortedSet<Long> sizes = cardSizes.memoryMiB();
+                Optional<String> problem = sizesProblem(c, sizes);
                 if (problem.isPresent()) {
                     return new DraTranslation.Refused(problem.get());
                 }
                 List<Object> alternatives = new ArrayList<>();
                 long largest = 0;
-                for (long size : cardSizes) {
+                for (long size : sizes) {
                     long mib = Math.max(1, size * r.mempercentagereq() / 100);
                     largest = Math.max(largest, mib);
                     List<String> withSize = new ArrayList<>(selectors);
@@ -190,7 +191,7 @@ public final class ClaimTranslator {
                 + m.map(q -> ", got " + q.text()).orElse("");
     }
 
-    private static Optional<String> sizesProblem(Container c, SortedSet<Long> sizes) {
+    private static Optional<String> sizesProblem(Container c, java.util.SortedSet<Long> sizes) {
         if (sizes.isEmpty()) {
             return Optional.of("container " + c.name() + " asks for a percentage of GPU memory, but no card size is "
                     + "known in the cluster yet; ask for memory in MiB instead");
