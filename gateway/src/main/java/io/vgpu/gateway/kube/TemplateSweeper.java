@@ -74,6 +74,11 @@ public final class TemplateSweeper {
     }
 
     private List<Doomed> plan(ApiResponse templateList, ApiResponse podList) {
+        if (templateList.status() == 404 || templateList.status() == 403) {
+            // DRA mode not served by the API server, or not granted by the chart: nothing of ours can exist
+            LOG.debug("template sweep skipped: {}", templateList.error());
+            return List.of();
+        }
         if (!templateList.ok() || !podList.ok()) {
             LOG.warn("template sweep skipped: {}", templateList.ok() ? podList.error() : templateList.error());
             return List.of();
