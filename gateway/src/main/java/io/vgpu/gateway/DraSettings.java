@@ -10,13 +10,13 @@ import java.util.List;
 /**
  * The {@code VGPU_DRA_*} settings of the webhook's DRA path (docs/dra.md): the cluster default of the mode and the
  * DeviceClass claims name. Read beside {@link GatewayConfig}; the chart sets them from
- * {@code devicePlugin.dra.webhook.defaultMode} and {@code devicePlugin.dra.deviceClass.name}.
+ * {@code scheduler.admissionWebhook.draByDefault} and {@code devicePlugin.dra.deviceClass.name}.
  */
 public final class DraSettings {
 
-    /** {@code VGPU_DRA_DEFAULT}: whether pods with no {@code vgpu.io/mode} of their own or of their namespace target DRA. */
+    /** {@code VGPU_DRA_DEFAULT}: whether pods naming no {@code vgpu.io/mode} (pod or namespace) use DRA. */
     public static final ConfigKey<Boolean> DRA_DEFAULT = ConfigKey.optional("VGPU_DRA_DEFAULT", Parsers.bool(),
-            "false", "whether pods without a vgpu.io/mode pod annotation or namespace label are translated to DRA claims");
+            "false", "whether GPU pods without a vgpu.io/mode pod annotation or namespace label get DRA claims");
     /** {@code VGPU_DRA_DEVICE_CLASS}: the DeviceClass translated claims request. */
     public static final ConfigKey<String> DEVICE_CLASS = ConfigKey.optional("VGPU_DRA_DEVICE_CLASS", Parsers.text(),
             DraConfig.DEFAULT_DEVICE_CLASS, "the DeviceClass the webhook's DRA claims request");

@@ -56,8 +56,8 @@ final class DraWiring {
      * @param nodes   the cached nodes (card sizes of device-plugin mode)
      * @param tickets the namespace quota of translated pods; null leaves the DRA path off (logged)
      */
-    static DraWiring start(Vertx vertx, KubernetesClient client, KubeApi api, Supplier<? extends Collection<NodeObservation>> nodes,
-                           QuotaTickets tickets, Clock clock) {
+    static DraWiring start(Vertx vertx, KubernetesClient client, KubeApi api,
+                           Supplier<? extends Collection<NodeObservation>> nodes, QuotaTickets tickets, Clock clock) {
         KubeNamespaces namespaces = new KubeNamespaces(client);
         namespaces.start().whenComplete((v, e) -> {
             if (e != null) {

@@ -3,7 +3,7 @@ package io.vgpu.gateway.kube;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vgpu.gateway.core.dra.ClaimTemplate;
-import io.vgpu.gateway.core.port.ClaimTemplates;
+import io.vgpu.gateway.core.dra.ClaimTemplates;
 
 import java.io.IOException;
 import java.time.Clock;

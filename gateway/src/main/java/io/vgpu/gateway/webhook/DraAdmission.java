@@ -7,7 +7,7 @@ import io.vgpu.gateway.core.dra.DraMode;
 import io.vgpu.gateway.core.dra.DraTranslation;
 import io.vgpu.gateway.core.dra.ExistingClaims;
 import io.vgpu.gateway.core.port.CardSizes;
-import io.vgpu.gateway.core.port.ClaimTemplates;
+import io.vgpu.gateway.core.dra.ClaimTemplates;
 import io.vgpu.gateway.core.port.NamespaceLabels;
 import io.vgpu.gateway.core.port.QuotaTickets;
 import io.vgpu.gateway.core.request.NvidiaConfig;

@@ -1,7 +1,7 @@
 package io.vgpu.gateway.dra;
 
 import io.vgpu.gateway.core.dra.ClaimTemplate;
-import io.vgpu.gateway.core.port.ClaimTemplates;
+import io.vgpu.gateway.core.dra.ClaimTemplates;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

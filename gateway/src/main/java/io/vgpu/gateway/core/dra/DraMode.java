@@ -31,7 +31,7 @@ public final class DraMode {
     public sealed interface Choice permits Dra, DevicePlugin, Invalid {
     }
 
-    /** @param source where the choice came from: {@code pod annotation}, {@code namespace label} or {@code cluster default} */
+    /** @param source where the choice came from: pod annotation, namespace label or cluster default */
     public record Dra(String source) implements Choice {
     }
 

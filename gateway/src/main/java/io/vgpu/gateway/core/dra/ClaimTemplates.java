@@ -1,12 +1,11 @@
-package io.vgpu.gateway.core.port;
-
-import io.vgpu.gateway.core.dra.ClaimTemplate;
+package io.vgpu.gateway.core.dra;
 
 import java.util.concurrent.CompletionStage;
 
 /**
- * Where the webhook makes sure of the ResourceClaimTemplates of translated pods. Non-blocking: the stage completes
- * on a client thread and never exceptionally (failures are outcomes).
+ * The port where the webhook makes sure of the ResourceClaimTemplates of translated pods (beside the translation,
+ * whose values it takes). Non-blocking: the stage completes on a client thread and never exceptionally (failures
+ * are outcomes).
  */
 public interface ClaimTemplates {
 
