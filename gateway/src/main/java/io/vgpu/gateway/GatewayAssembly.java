@@ -23,6 +23,7 @@ import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.gateway.debug.DebugStateHandler;
+import io.vgpu.gateway.core.dra.DraConfig;
 import io.vgpu.gateway.draview.DraView;
 import io.vgpu.gateway.draview.SharedQuotaTickets;
 import io.vgpu.gateway.draview.TicketMetrics;
@@ -51,6 +52,7 @@ import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
+import io.vgpu.gateway.webhook.DraAdmission;
 import io.vgpu.gateway.webhook.WebhookHandler;
 import io.vgpu.gateway.webhook.WebhookService;
 import io.vgpu.state.model.ClusterState;
@@ -95,12 +97,11 @@ public final class GatewayAssembly {
      * @param state      the shared cluster state, or null when Kubernetes is off
      * @param closer     stops informers, the client and the Hazelcast member (gracefully)
      * @param debugState {@code /debug/state}, served where {@code VGPU_DEBUG_STATE} says; null when Kubernetes is off
-     * @param dra        the DRA view: quota tickets for the webhook's translation, card sizes; null when Kubernetes
-     *                   is off
+     * @param draAdmission the webhook's DRA path (translation, quota tickets, templates); null when Kubernetes is off
      */
     private record Parts(Handler<RoutingContext> filter, Handler<RoutingContext> bind, Readiness readiness,
                          QuotaBook quotas, ClusterState state, Runnable closer, Handler<RoutingContext> debugState,
-                         DraView dra) {
+                         DraAdmission draAdmission) {
     }
 
     /**
@@ -110,22 +111,27 @@ public final class GatewayAssembly {
      * @return the running gateway once both listeners are bound; a failed start leaves nothing running
      */
     public static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster) {
-        return start(config, cluster, ViewFeeds.DIRECT, new VertxOptions());
+        return start(config, cluster, DraConfig.DEFAULTS, ViewFeeds.DIRECT, new VertxOptions());
+    }
+
+    /** {@link #start(GatewayConfig, ClusterConfig)} with the webhook's DRA settings ({@link DraSettings}). */
+    public static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster, DraConfig dra) {
+        return start(config, cluster, dra, ViewFeeds.DIRECT, new VertxOptions());
     }
 
     /**
      * {@link #start(GatewayConfig, ClusterConfig)} with the change events fed through {@code feeds} (the chaos
      * harness) on a Vert.x built from {@code vertxOptions} (tests tighten the blocked-thread checker with it).
      */
-    static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+    static Future<RunningGateway> start(GatewayConfig config, ClusterConfig cluster, DraConfig dra, ViewFeeds feeds,
                                         VertxOptions vertxOptions) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry, vertxOptions);
         GatewayMetrics metrics = new GatewayMetrics(registry, config.replica());
-        return cluster(vertx, config, cluster, feeds, metrics, registry.getPrometheusRegistry())
+        return cluster(vertx, config, cluster, dra, feeds, metrics, registry.getPrometheusRegistry())
                 .compose(parts -> {
                     Routes.Table routes = Routes.of(config, metrics, registry, new Routes.Handlers(
-                            webhook(config, metrics, parts.quotas()), parts.filter(), parts.bind(), parts.readiness(),
+                            webhook(config, metrics, parts.quotas(), parts.draAdmission()), parts.filter(), parts.bind(), parts.readiness(),
                             parts.debugState()));
                     return listen(vertx, config, metrics, routes)
                             .map(ports -> new RunningGateway(vertx, ports[0], ports[1], parts.state(), parts.closer()))
@@ -159,15 +165,16 @@ public final class GatewayAssembly {
                 .map(id -> new int[] {deployed.get(0).actualPort(), metricsVerticle.actualPort()});
     }
 
-    private static WebhookHandler webhook(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {
+    private static WebhookHandler webhook(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas,
+                                          DraAdmission draAdmission) {
         WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
-                config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
+                config.webhookFailurePolicy(), config.webhookMaxBodyBytes(), draAdmission);
         return new WebhookHandler(service, metrics);
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
-    private static Future<Parts> cluster(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
-                                         GatewayMetrics metrics, PrometheusRegistry prometheus) {
+    private static Future<Parts> cluster(Vertx vertx, GatewayConfig config, ClusterConfig cluster, DraConfig dra,
+                                         ViewFeeds feeds, GatewayMetrics metrics, PrometheusRegistry prometheus) {
         NvidiaConfig nvidia = config.nvidia();
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
@@ -181,12 +188,12 @@ public final class GatewayAssembly {
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
-                .compose(state -> vertx.executeBlocking(() -> wire(vertx, config, cluster, feeds, metrics, prometheus,
-                        quotas, state)));
+                .compose(state -> vertx.executeBlocking(() -> wire(vertx, config, cluster, dra, feeds, metrics,
+                        prometheus, quotas, state)));
     }
 
-    private static Parts wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
-                              GatewayMetrics metrics, PrometheusRegistry prometheus, QuotaBook quotas,
+    private static Parts wire(Vertx vertx, GatewayConfig config, ClusterConfig cluster, DraConfig draConfig,
+                              ViewFeeds feeds, GatewayMetrics metrics, PrometheusRegistry prometheus, QuotaBook quotas,
                               HazelcastClusterState state) {
         Clock clock = Clock.systemUTC();
         KubeClientConfig kubeConfig = new KubeClientConfig(
@@ -227,10 +234,10 @@ public final class GatewayAssembly {
                 new RequestDeriver(config.nvidia()), scheduling, clock);
 
         // issue 13 items 2 and 3: quota tickets of pods translated to DRA claims, and the DRA-mode nodes' cards
-        DraView dra = new DraView(client, state, new SharedQuotaTickets(state, config.nvidia().resourceMemoryName(),
+        DraView draView = new DraView(client, state, new SharedQuotaTickets(state, config.nvidia().resourceMemoryName(),
                 config.nvidia().resourceCoreName(), cluster.quotaTicketTtl(), scheduling.callTimeout(), clock,
                 new TicketMetrics(metrics.registry(), config.replica())));
-        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods, dra::snapshot);
+        HamiSchedulerCollector hami = new HamiSchedulerCollector(state, quotas, informers::pods, draView::snapshot);
         prometheus.register(hami);
         AtomicBoolean storeReady = new AtomicBoolean();
         state.ready().thenRun(() -> storeReady.set(true));
@@ -245,14 +252,14 @@ public final class GatewayAssembly {
                 ingest.resync(state::ownsNode, informers);
             }
         });
-        state.ready().thenCompose(v -> dra.start()).whenComplete((v, e) -> {
+        state.ready().thenCompose(v -> draView.start()).whenComplete((v, e) -> {
             if (e != null) {
                 LOG.error("DRA informers did not start: {}", e.toString());
             }
         });
         long sweeper = vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> {
             state.sweepExpired(clock.millis());
-            dra.sweep();
+            draView.sweep();
             if (informers.hasSynced()) {
                 locks.sweep(state::ownsNode);
             }
@@ -264,16 +271,21 @@ public final class GatewayAssembly {
         long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
                 id -> ingest.resync(state::ownsNode, informers));
 
-        Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
+        // the webhook's DRA path: card sizes of both modes (registered nodes, published slices) and the quota tickets
+        DraWiring dra = DraWiring.start(vertx, client, api, informers::nodes, draView::cardMemorySizes,
+                draView.tickets(), clock);
+        Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get,
+                "namespaces", dra::ready));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
-                clock, dra::snapshot);
+                clock, draView::snapshot);
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
             vertx.cancelTimer(vanished);
-            informers.close();
             dra.close();
+            informers.close();
+            draView.close();
             api.close();
             client.close();
             try {
@@ -283,7 +295,7 @@ public final class GatewayAssembly {
             }
         };
         return new Parts(new FilterHandler(filter, decider, metrics), new BindHandler(bind, metrics), readiness, quotas,
-                state, closer, debugState, dra);
+                state, closer, debugState, dra.admission(config.nvidia(), draConfig));
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

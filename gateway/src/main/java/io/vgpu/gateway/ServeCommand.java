@@ -5,6 +5,7 @@ import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
 import io.vgpu.gateway.config.GoDuration;
+import io.vgpu.gateway.core.dra.DraConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -61,10 +62,12 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         GatewayConfig config;
         ClusterConfig cluster;
+        DraConfig dra;
         try {
             EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
             config = GatewayConfig.read(reader);
             cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
+            dra = DraSettings.read(reader);
             reader.finish();
         } catch (ConfigurationException e) {
             System.err.println(e.getMessage());
@@ -74,7 +77,7 @@ public final class ServeCommand implements Callable<Integer> {
         logHeap();
         RunningGateway running;
         try {
-            running = GatewayAssembly.start(config, cluster, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
+            running = GatewayAssembly.start(config, cluster, dra, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
                     .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());

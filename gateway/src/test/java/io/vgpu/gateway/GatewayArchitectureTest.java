@@ -28,7 +28,7 @@ class GatewayArchitectureTest {
         "io.vgpu.gateway.debug.."};
     private static final String[] WIRE = {"io.vgpu.gateway.json..", "io.vgpu.gateway.endpoint..",
         "io.vgpu.gateway.config.."};
-    private static final String[] ADAPTERS = {"io.vgpu.gateway.kube.."};
+    private static final String[] ADAPTERS = {"io.vgpu.gateway.kube..", "io.vgpu.gateway.draview.."};
     private static final String[] EDGE = {"io.vgpu.gateway", "io.vgpu.gateway.http..", "io.vgpu.gateway.metrics.."};
 
     private static final JavaClasses GATEWAY = new ClassFileImporter()

@@ -2,6 +2,7 @@ package io.vgpu.gateway;
 
 import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.EnvReader;
+import io.vgpu.gateway.core.dra.DraConfig;
 
 import java.time.Duration;
 import java.util.Map;
@@ -58,8 +59,9 @@ public final class GatewayLauncher {
         EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
         GatewayConfig config = GatewayConfig.read(reader);
         ClusterConfig cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
+        DraConfig dra = DraSettings.read(reader);
         reader.finish();
-        return new Handle(GatewayAssembly.start(config, cluster, ViewFeeds.DIRECT, vertxOptions).toCompletionStage().toCompletableFuture()
+        return new Handle(GatewayAssembly.start(config, cluster, dra, ViewFeeds.DIRECT, vertxOptions).toCompletionStage().toCompletableFuture()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     }
 }
