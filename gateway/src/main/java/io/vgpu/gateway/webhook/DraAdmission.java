@@ -11,6 +11,7 @@ import io.vgpu.gateway.core.dra.ClaimTemplates;
 import io.vgpu.gateway.core.port.NamespaceLabels;
 import io.vgpu.gateway.core.port.QuotaTickets;
 import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.core.webhook.JsonPointer;
 import io.vgpu.gateway.core.webhook.PatchOp;
 
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public final class DraAdmission {
         }
         DraTranslation.Translated translated = (DraTranslation.Translated) t;
         if (dryRun) {
-            return done(new Allowed(translated.patch(), translated.warnings(),
+            return done(new Allowed(withoutForgedTicket(pod, translated.patch()), translated.warnings(),
                     "dry run: " + translated.template().name() + " not created, no quota ticket"));
         }
         return tickets.issue(pod.namespace(), translated.memoryMiB(), translated.cores())
@@ -97,16 +98,18 @@ public final class DraAdmission {
     }
 
     private CompletionStage<Result> afterQuota(PodSpec pod, DraTranslation.Translated t, QuotaTickets.Outcome ticket) {
-        List<PatchOp> patch = new ArrayList<>(t.patch());
+        List<PatchOp> granted = new ArrayList<>(t.patch());
         if (ticket instanceof QuotaTickets.Outcome.Refused refused) {
             return done(new Denied(refused.message()));
         }
         if (ticket instanceof QuotaTickets.Outcome.Unavailable unavailable) {
             return done(new Unavailable("quota tickets: " + unavailable.reason()));
         }
-        if (ticket instanceof QuotaTickets.Outcome.Granted granted) {
-            patch.add(ClaimTranslator.annotationOp(pod, QuotaTickets.ANNOTATION, granted.annotationValue()));
+        if (ticket instanceof QuotaTickets.Outcome.Granted g) {
+            granted.add(ClaimTranslator.annotationOp(pod, QuotaTickets.ANNOTATION, g.annotationValue()));
         }
+        List<PatchOp> patch = ticket instanceof QuotaTickets.Outcome.Granted ? granted
+                : withoutForgedTicket(pod, granted);
         return templates.ensure(t.template()).thenApply(outcome -> afterTemplate(t, patch, outcome));
     }
 
@@ -123,6 +126,20 @@ public final class DraAdmission {
         }
         return new Unavailable("ResourceClaimTemplate " + where(t) + ": "
                 + ((ClaimTemplates.Outcome.Failed) outcome).reason());
+    }
+
+    /**
+     * A ticket annotation the pod came with was not granted here: removed, so that a pod cannot name another pod's
+     * ticket and take over its charge (a granted ticket overwrites it instead).
+     */
+    private static List<PatchOp> withoutForgedTicket(PodSpec pod, List<PatchOp> patch) {
+        if (!pod.annotations().containsKey(QuotaTickets.ANNOTATION)) {
+            return patch;
+        }
+        List<PatchOp> out = new ArrayList<>(patch);
+        out.add(PatchOp.remove("/metadata/annotations/"
+                + JsonPointer.escape(QuotaTickets.ANNOTATION)));
+        return out;
     }
 
     private static String where(DraTranslation.Translated t) {
