@@ -79,21 +79,15 @@ public final class KubePodWriter implements PodWriter {
         });
     }
 
-    /**
-     * A 409: the pod may already be bound (a retried bind), to this node or another one; or the conflict was about
-     * something else and the pod, read after it, is still unbound (nothing landed).
-     */
+    /** A 409: the pod may already be bound (a retried bind), to this node or another one. */
     private CompletionStage<BindingOutcome> afterConflict(PodKey pod, String node, ApiResponse conflict) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
             String boundTo = current == null || current.getSpec() == null ? null : current.getSpec().getNodeName();
             boolean sameIncarnation = current != null && (pod.uid().isEmpty()
                     || pod.uid().equals(current.getMetadata().getUid()));
-            if (current == null || current.getMetadata() == null || !sameIncarnation) {
+            if (boundTo == null || boundTo.isEmpty() || !sameIncarnation) {
                 return new BindingOutcome.Failed(conflict.toWrite());
-            }
-            if (boundTo == null || boundTo.isEmpty()) {
-                return new BindingOutcome.NotBound(conflict.error());
             }
             if (boundTo.equals(node)) {
                 LOG.debug("pod {} already bound to {}", pod, node);

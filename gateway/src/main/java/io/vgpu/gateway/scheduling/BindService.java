@@ -26,9 +26,8 @@ import java.util.function.Function;
  * node's shared state, then written as HAMi's {@code hami.io/mutex.lock} for the device plugin, waited for when
  * contended), mark {@code bind-phase=allocating}, then POST the Binding; one undo at the end releases the locks of a
  * bind that took them and failed. A pod already bound to the node succeeds without charging twice, and without a
- * second lock, bind-phase or Binding, even when the informer cache has not seen the binding yet. A failure before the
- * Binding keeps the reservation until it expires or the pod is filtered again (as in HAMi); a Binding known not to
- * have landed drops the charge (the Binding step says when).
+ * second lock, bind-phase or Binding, even when the informer cache has not seen the binding yet. A failure keeps the
+ * reservation until it expires or the pod is filtered again (as in HAMi).
  *
  * <pre>
  *   names, PodUID valid? ───────────── no ───────────────────────────► Refused (nothing looked up)
@@ -39,8 +38,8 @@ import java.util.function.Function;
  *           ─── bound elsewhere / refused / no reservation ──────────► Refused
  *   lock (only a pod whose regular containers ask for a GPU) ── not taken within the wait ──► Refused
  *   bind-phase=allocating ─► Binding ─► Bound
- *   undo: a bind that took the locks and failed releases them; a Binding known not to have landed (the pod is
- *         bound elsewhere, or refused and read unbound) also drops this node's charge
+ *   undo: a bind that took the locks and failed releases them; a Binding that finds the pod bound elsewhere also
+ *         drops this node's charge
  * </pre>
  * The future never fails.
  */
@@ -176,13 +175,9 @@ public final class BindService {
     }
 
     /**
-     * The Binding. When the API server says it did not land, the charge this bind's confirmation made is dropped
-     * (Bound charges do not expire, and nothing else releases it while the pod stays unbound or runs elsewhere):
-     * a pod bound to another node meanwhile (this bind came from a scheduler that had not seen the binding) can never
-     * be bound here; a pod refused with a conflict and read unbound right after is pending, and its next filter
-     * reserves afresh (a bind retried without one re-reserves the recorded allocation under the capacity rule). A
-     * Binding whose fate is unknown (no answer; a conflict whose pod could not be read) keeps the charge: it may have
-     * landed, and a dropped charge of a bound pod would sell its devices twice until ingest re-charged it.
+     * The Binding. A pod bound to another node meanwhile (this bind came from a scheduler that had not seen the
+     * binding) can never be bound here: the charge this bind's confirmation made is dropped, or it would hold the
+     * node's capacity as long as the pod runs elsewhere (Bound charges do not expire).
      */
     private Future<Step> binding(Attempt attempt) {
         BindRequest request = attempt.request();
@@ -192,24 +187,14 @@ public final class BindService {
                 LOG.info("bound {} to {}", request.pod(), request.node());
                 return finished(attempt, BindOutcome.BOUND, null);
             }
-            if (outcome instanceof BindingOutcome.BoundElsewhere elsewhere) {
-                return chargeDropped(attempt, DecisionFailure.BOUND_ELSEWHERE, outcome.message(),
-                        "bound to " + elsewhere.node() + " meanwhile");
+            if (!(outcome instanceof BindingOutcome.BoundElsewhere elsewhere)) {
+                return reported(attempt, DecisionFailure.BINDING_FAILED, outcome.message());
             }
-            if (outcome instanceof BindingOutcome.NotBound) {
-                return chargeDropped(attempt, DecisionFailure.BINDING_FAILED, outcome.message(),
-                        "the Binding was refused and the pod is not bound");
-            }
-            return reported(attempt, DecisionFailure.BINDING_FAILED, outcome.message());
+            LOG.info("bind {} to {}: bound to {} meanwhile, its charge on {} dropped", request.pod(), request.node(),
+                    elsewhere.node(), request.node());
+            return Stages.onContext(state.release(request.node(), request.uid())).otherwiseEmpty()
+                    .compose(x -> reported(attempt, DecisionFailure.BOUND_ELSEWHERE, outcome.message()));
         });
-    }
-
-    /** A Binding that did not land: the charge on the request's node is released, then the refusal is reported. */
-    private Future<Step> chargeDropped(Attempt attempt, DecisionFailure cause, String message, String why) {
-        BindRequest request = attempt.request();
-        LOG.info("bind {} to {}: {}, its charge on {} dropped", request.pod(), request.node(), why, request.node());
-        return Stages.onContext(state.release(request.node(), request.uid())).otherwiseEmpty()
-                .compose(x -> reported(attempt, cause, message));
     }
 
     /** The one undo: a bind that took the locks and did not bind releases them (owner-checked); then its event. */

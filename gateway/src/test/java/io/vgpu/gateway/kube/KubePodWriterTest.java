@@ -135,19 +135,6 @@ class KubePodWriterTest {
     }
 
     @Test
-    void aConflictWhoseLivePodIsUnboundIsNotBound() {
-        PodKey key = create("p");
-        server.failNext("POST", KubePaths.binding(ns, "p"), 409, "Operation cannot be fulfilled on pods/binding \"p\": "
-                + "the object has been modified; please apply your changes to the latest version and try again");
-
-        BindingOutcome outcome = await(writer.bind(key, "n1"));
-
-        assertThat(outcome).isInstanceOfSatisfying(BindingOutcome.NotBound.class, n ->
-                assertThat(n.message()).contains("the object has been modified"));
-        assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isNull();
-    }
-
-    @Test
     void aBindWhoseAnswerIsLostReportsNoAnswerButTheRetrySucceeds() {
         PodKey key = create("p");
         server.loseNextResponse("POST", KubePaths.binding(ns, "p"));

@@ -130,44 +130,6 @@ class BindServiceTest {
         assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere").isNull();
     }
 
-    /**
-     * Issue 10's race: a Binding refused with a 409 after the confirmation charged the node (the pod, read right
-     * after, is unbound) left a Bound charge there, which never expires; only a re-filter elsewhere, the pod's delete
-     * or the 30 s repair released it, and a late observation could keep it past the checker's bound. It is dropped at
-     * once; the pod is pending and its retried bind re-reserves the allocation it records under the capacity rule.
-     */
-    @Test
-    void aBindingRefusedWhileThePodStaysUnboundDropsTheChargeItsConfirmationMade() {
-        PodSpec pod = filteredPod(NODE);
-        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
-        writes.bindingAnswer = new BindingOutcome.NotBound("Operation cannot be fulfilled on pods/binding \"p\": the "
-                + "object has been modified; please apply your changes to the latest version and try again");
-
-        BindOutcome failed = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(error(failed)).startsWith("Operation cannot be fulfilled on pods/binding \"p\"");
-        assertThat(state.nodeState(NODE).charge(pod.uid())).as("the charge of a pod whose Binding was refused")
-                .isNull();
-        assertThat(locks).as("the node lock was taken").containsExactly(NODE);
-
-        writes.bindingAnswer = new BindingOutcome.Bound(false);
-        assertThat(bind(service(cacheShowing(pod)), pod, NODE)).isEqualTo(BindOutcome.BOUND);
-        assertThat(state.nodeState(NODE).charge(pod.uid())).isInstanceOf(PodCharge.Bound.class);
-    }
-
-    /** A Binding whose fate is unknown (no answer) may have landed: its charge stays. */
-    @Test
-    void aBindingWithoutAnAnswerKeepsTheCharge() {
-        PodSpec pod = filteredPod(NODE);
-        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
-        writes.bindingAnswer = new BindingOutcome.Failed(new WriteOutcome.Unreachable("POST binding timed out"));
-
-        BindOutcome failed = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(error(failed)).isEqualTo("POST binding timed out");
-        assertThat(state.nodeState(NODE).charge(pod.uid())).isInstanceOf(PodCharge.Bound.class);
-    }
-
     @Test
     void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
         PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)

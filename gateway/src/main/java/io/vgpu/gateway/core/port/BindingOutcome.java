@@ -7,13 +7,11 @@ package io.vgpu.gateway.core.port;
  *  POST pods/{name}/binding ─┬─ 201 ───────────────────────────────────────► Bound(alreadyBound=false)
  *                            ├─ 409 ─► GET pod ─┬─ spec.nodeName == node ──► Bound(alreadyBound=true)
  *                            │                  ├─ spec.nodeName == other ─► BoundElsewhere(other)
- *                            │                  ├─ unbound (same UID) ─────► NotBound(409 text)
  *                            │                  └─ otherwise ──────────────► Failed(409 text)
  *                            └─ other error / no answer ──────────────────► Failed
  * </pre>
  */
-public sealed interface BindingOutcome permits BindingOutcome.Bound, BindingOutcome.BoundElsewhere, BindingOutcome.NotBound,
-        BindingOutcome.Failed {
+public sealed interface BindingOutcome permits BindingOutcome.Bound, BindingOutcome.BoundElsewhere, BindingOutcome.Failed {
 
     /** True for {@link Bound}. */
     boolean ok();
@@ -54,23 +52,7 @@ public sealed interface BindingOutcome permits BindingOutcome.Bound, BindingOutc
     }
 
     /**
-     * The API server refused the Binding (409) and the pod, read right after, is the same pod and is not bound to any
-     * node: this Binding is known not to have landed (a conflict on a stale version, not "already bound by an
-     * earlier call whose answer was lost", which reads as {@link Bound}). The pod stays pending.
-     *
-     * @param message the API server's conflict text
-     */
-    record NotBound(String message) implements BindingOutcome {
-
-        @Override
-        public boolean ok() {
-            return false;
-        }
-    }
-
-    /**
-     * The Binding was not created, or whether it was is unknown (no answer, or a conflict whose pod could not be
-     * read).
+     * The Binding was not created.
      *
      * @param write the failed write (refused with a status, or unanswered)
      */
