@@ -31,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -81,6 +82,10 @@ public final class ChaosApiServer implements AutoCloseable {
     private final AtomicLong bindingRequests = new AtomicLong();
     private final AtomicLong firstBindings = new AtomicLong();
     private final AtomicLong failedBindings = new AtomicLong();
+    /** The counter reached a failure; it goes to the next first Binding onto one of {@link #failOn}. */
+    private final AtomicBoolean failureDue = new AtomicBoolean();
+    /** Nodes an injected failure prefers (those of the lagging owner); empty: any node. */
+    private volatile Set<String> failOn = Set.of();
     private final int failBindingEvery;
     private final WatchReplay replay;
     private final MockWebServer web;
@@ -120,12 +125,23 @@ public final class ChaosApiServer implements AutoCloseable {
 
     /**
      * Starts a server on a free loopback port that answers every {@code failBindingEvery}-th first Binding of a pod
-     * with a 409 without binding it (a conflict, as a real API server may answer; 0 for never): the gateway has
-     * written {@code bind-phase=allocating} by then, so ingest charges the pod where the Binding failed, and
-     * kube-scheduler filters it again, usually onto another node.
+     * (or the next one onto a node of {@link #failBindingsOn}) with a 409 without binding it (a conflict, as a real
+     * API server may answer; 0 for never): the gateway has written {@code bind-phase=allocating} by then, and
+     * kube-scheduler filters the pod again, usually onto another node.
      */
     public static ChaosApiServer start(int failBindingEvery) {
         return new ChaosApiServer(failBindingEvery);
+    }
+
+    /**
+     * Where the injected Binding failures go: to the next first Binding onto one of {@code nodes} once one is due
+     * (empty: onto any node). The checker names the nodes the stale replica owns: that owner sees the failed bind's
+     * {@code bind-phase} only after the pod was filtered again elsewhere, the late observation an ingest that records
+     * observations blindly turns into a charge left on the old node (the broken build {@code ingest-charges-twice}).
+     * On a node with a prompt owner that observation comes before the re-filter, which releases it.
+     */
+    public void failBindingsOn(Set<String> nodes) {
+        failOn = Set.copyOf(nodes);
     }
 
     /** First Bindings answered with an injected conflict so far. */
@@ -318,6 +334,10 @@ public final class ChaosApiServer implements AutoCloseable {
                         + "\": pod " + name + " is already assigned to node \"" + bound + "\"");
             }
             if (failBindingEvery > 0 && firstBindings.incrementAndGet() % failBindingEvery == 0) {
+                failureDue.set(true);
+            }
+            Set<String> preferred = failOn;
+            if ((preferred.isEmpty() || preferred.contains(node)) && failureDue.compareAndSet(true, false)) {
                 failedBindings.incrementAndGet();
                 // a conflict, not a 5xx: the gateway's client retries 5xx answers on its own
                 return status(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": the "

@@ -41,6 +41,8 @@ final class ChaosCluster implements AutoCloseable {
     static final String SCHEDULER = "hami-scheduler";
     /** How long a contended bind waits for the node lock ({@code VGPU_NODE_LOCK_WAIT} of every replica). */
     static final Duration NODE_LOCK_WAIT = Duration.ofSeconds(8);
+    /** The nodes the load binds to (the idle ones only see abandoned filters). */
+    static final String NODE_PREFIX = "chaos-node-";
     private static final String IDLE_PREFIX = "chaos-idle-";
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final SplittableRandom PORTS = new SplittableRandom();
@@ -286,7 +288,7 @@ final class ChaosCluster implements AutoCloseable {
     private static Map<String, List<GpuDevice>> createNodes(KubernetesClient kube, ChaosSettings s) {
         Map<String, List<GpuDevice>> out = new LinkedHashMap<>();
         for (int n = 0; n < s.nodes() + s.idleNodes(); n++) {
-            String name = n < s.nodes() ? "chaos-node-" + n : IDLE_PREFIX + (n - s.nodes());
+            String name = n < s.nodes() ? NODE_PREFIX + n : IDLE_PREFIX + (n - s.nodes());
             List<GpuDevice> cards = new ArrayList<>();
             for (int g = 0; g < s.gpusPerNode(); g++) {
                 cards.add(new GpuDevice("GPU-" + name + "-" + g, g, s.gpuSlots(), s.gpuMemMiB(), 100,

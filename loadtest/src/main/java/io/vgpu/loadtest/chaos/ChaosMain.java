@@ -50,7 +50,7 @@ public final class ChaosMain implements Callable<Integer> {
     int duplicateBindEvery = 25;
 
     @Option(names = "--fail-binding-every", description = "the API server fails every this many first Bindings with "
-            + "a 409; 0 for never (default: ${DEFAULT-VALUE})")
+            + "a 409 (the next one onto a node the stale replica owns); 0 for never (default: ${DEFAULT-VALUE})")
     int failBindingEvery = 40;
 
     @Option(names = "--stop-on-violation", description = "end the run at the first violation")

@@ -12,9 +12,11 @@ import io.vgpu.state.model.PodAllocation;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Checks what must hold whatever was killed, from the API server (the durable truth: pods' annotations and
@@ -107,9 +109,23 @@ final class InvariantChecker {
             }
             Optional<JsonNode> view = cluster.debugState(replica);
             view.ifPresent(v -> views.check(replica, v, apiPods, quiet));
+            if (view.isPresent() && cluster.replicas().indexOf(replica) == settings.staleReplica()) {
+                cluster.api().failBindingsOn(ownedNodes(view.get()));
+            }
         }
         views.end();
         locks.end();
+    }
+
+    /** The nodes a view says its replica owns (its ingest applies their events). */
+    private static Set<String> ownedNodes(JsonNode view) {
+        Set<String> owned = new HashSet<>();
+        for (JsonNode node : view.path("nodes")) {
+            if (node.path("owned").asBoolean() && node.path("name").asText().startsWith(ChaosCluster.NODE_PREFIX)) {
+                owned.add(node.path("name").asText());
+            }
+        }
+        return owned;
     }
 
     /**
