@@ -4,7 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import io.vertx.core.VertxOptions;
 import io.vgpu.gateway.config.ConfigurationException;
 import io.vgpu.gateway.config.EnvReader;
-import io.vgpu.gateway.config.GoDuration;
+import io.vgpu.state.codec.GoDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
