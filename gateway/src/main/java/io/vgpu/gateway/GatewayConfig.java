@@ -3,12 +3,12 @@ package io.vgpu.gateway;
 import io.vgpu.gateway.config.ConfigKey;
 import io.vgpu.gateway.config.DeviceConfigFile;
 import io.vgpu.gateway.config.EnvReader;
-import io.vgpu.gateway.config.GoDuration;
 import io.vgpu.gateway.config.Parsers;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.webhook.WebhookConfig;
 import io.vgpu.gateway.http.ListenerConfig;
 import io.vgpu.gateway.webhook.FailurePolicy;
+import io.vgpu.state.codec.GoDuration;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package io.vgpu.gateway.config;
 
+import io.vgpu.state.codec.Decoded;
+import io.vgpu.state.codec.GoDuration;
+
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -65,10 +68,17 @@ public final class Parsers {
         };
     }
 
-    /** A Go duration ({@link GoDuration}) in {@code [min, max]}. */
+    /**
+     * A Go duration ({@link GoDuration}, e.g. {@code 5m}, {@code 1h30m}) in {@code [min, max]}; text Go
+     * rejects is rejected with Go's message ({@code time: missing unit in duration "300"}).
+     */
     public static ValueParser<Duration> duration(Duration min, Duration max) {
         return raw -> {
-            Duration d = GoDuration.parse(raw);
+            Decoded<Duration> parsed = GoDuration.parse(raw);
+            if (!parsed.isOk()) {
+                throw new IllegalArgumentException(parsed.error() + " (e.g. 5m, 28s, 100ms, 1h30m)");
+            }
+            Duration d = parsed.value();
             if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
                 throw new IllegalArgumentException("expected a duration between " + GoDuration.format(min) + " and "
                         + GoDuration.format(max));

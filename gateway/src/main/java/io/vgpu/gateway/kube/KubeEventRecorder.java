@@ -3,7 +3,7 @@ package io.vgpu.gateway.kube;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.SchedulerEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +50,7 @@ public final class KubeEventRecorder implements EventSink {
     }
 
     @Override
-    public CompletionStage<Boolean> record(PodKey pod, SchedulerEvent event) {
+    public CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event) {
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             return drop(pod, event, "too many event writes in flight");
@@ -77,14 +77,14 @@ public final class KubeEventRecorder implements EventSink {
         return dropped.get();
     }
 
-    private CompletionStage<Boolean> drop(PodKey pod, SchedulerEvent event, String why) {
+    private CompletionStage<Boolean> drop(PodAddress pod, SchedulerEvent event, String why) {
         dropped.incrementAndGet();
         LOG.debug("event {} for {} dropped: {}", event.reason(), pod, why);
         return CompletableFuture.completedFuture(false);
     }
 
     /** The Event object; timestamps in whole seconds (MicroTime is not used by core/v1 Events). */
-    Event toEvent(PodKey pod, SchedulerEvent event, Instant now) {
+    Event toEvent(PodAddress pod, SchedulerEvent event, Instant now) {
         String stamp = RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS));
         return new EventBuilder()
                 .withNewMetadata().withName(pod.name() + "." + Long.toHexString(uniqueNanos(now)))

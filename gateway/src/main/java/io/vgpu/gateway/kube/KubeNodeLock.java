@@ -6,7 +6,7 @@ import io.vgpu.gateway.core.nodelock.LockRetry;
 import io.vgpu.gateway.core.nodelock.LockStep;
 import io.vgpu.gateway.core.nodelock.NodeRead;
 import io.vgpu.gateway.core.nodelock.OwnerLookup;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.nodelock.ReleaseNodeLock;
 import io.vgpu.gateway.core.nodelock.ReleaseStep;
 import io.vgpu.gateway.core.nodelock.SetNodeLock;
@@ -66,14 +66,14 @@ public final class KubeNodeLock implements NodeLockPort {
     }
 
     @Override
-    public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
+    public CompletionStage<LockOutcome> lock(String node, NamespacedName pod, Duration timeout) {
         return perNode.run(node, () -> readNode(node)
                 .thenCompose(read -> follow(node, pod, read,
                         LockNode.decide(read.read(), node, pod, timeout, clock.instant()))));
     }
 
     @Override
-    public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
+    public CompletionStage<ReleaseOutcome> release(String node, NamespacedName pod, boolean skipOwnerCheck) {
         return perNode.run(node, () -> readNode(node).thenCompose(read -> {
             ReleaseStep step = ReleaseNodeLock.firstLook(read.read(), pod, skipOwnerCheck);
             if (step instanceof ReleaseStep.Failed failed) {
@@ -88,7 +88,7 @@ public final class KubeNodeLock implements NodeLockPort {
 
     // ---- LockNode ----
 
-    private CompletionStage<LockOutcome> follow(String node, PodRef pod, NodeSnapshot read, LockStep step) {
+    private CompletionStage<LockOutcome> follow(String node, NamespacedName pod, NodeSnapshot read, LockStep step) {
         if (step instanceof LockStep.AlreadyHeld) {
             return done(new LockOutcome.Acquired(LockOutcome.How.ALREADY_HELD, read.lock()));
         }
@@ -112,7 +112,7 @@ public final class KubeNodeLock implements NodeLockPort {
                 : done(new LockOutcome.Failed(((ReleaseOutcome.Failed) released).message())));
     }
 
-    private CompletionStage<OwnerLookup> lookUpOwner(PodRef owner) {
+    private CompletionStage<OwnerLookup> lookUpOwner(NamespacedName owner) {
         return api.get(KubePaths.pod(owner.namespace(), owner.name())).thenApply(r -> {
             if (r.ok()) {
                 return new OwnerLookup.Exists();
@@ -123,7 +123,7 @@ public final class KubeNodeLock implements NodeLockPort {
 
     // ---- SetNodeLock ----
 
-    private CompletionStage<LockOutcome> setNodeLock(String node, PodRef pod, LockOutcome.How how) {
+    private CompletionStage<LockOutcome> setNodeLock(String node, NamespacedName pod, LockOutcome.How how) {
         return readNode(node).thenCompose(read -> {
             SetStep step = SetNodeLock.precheck(read.read(), node);
             if (step instanceof SetStep.Failed failed) {
@@ -136,7 +136,7 @@ public final class KubeNodeLock implements NodeLockPort {
         });
     }
 
-    private CompletionStage<LockOutcome> setAttempt(String node, PodRef pod, LockOutcome.How how, int attempt) {
+    private CompletionStage<LockOutcome> setAttempt(String node, NamespacedName pod, LockOutcome.How how, int attempt) {
         return readNode(node).thenCompose(read -> {
             SetStep step = SetNodeLock.attempt(read.read(), node, pod, clock.instant(), zone);
             if (step instanceof SetStep.Done) {
@@ -159,7 +159,7 @@ public final class KubeNodeLock implements NodeLockPort {
         });
     }
 
-    private CompletionStage<LockOutcome> nextSetAttempt(String node, PodRef pod, LockOutcome.How how, int attempt,
+    private CompletionStage<LockOutcome> nextSetAttempt(String node, NamespacedName pod, LockOutcome.How how, int attempt,
                                                         String cause) {
         if (attempt >= retry.steps()) {
             return done(new LockOutcome.Failed(SetNodeLock.exhausted(node, cause)));
@@ -171,7 +171,7 @@ public final class KubeNodeLock implements NodeLockPort {
 
     // ---- ReleaseNodeLock ----
 
-    private CompletionStage<ReleaseOutcome> removeAttempt(String node, PodRef pod, boolean skipOwnerCheck,
+    private CompletionStage<ReleaseOutcome> removeAttempt(String node, NamespacedName pod, boolean skipOwnerCheck,
                                                           String expected, int attempt) {
         return readNode(node).thenCompose(read -> {
             ReleaseStep step = ReleaseNodeLock.recheck(read.read(), expected, pod, skipOwnerCheck);
@@ -191,7 +191,7 @@ public final class KubeNodeLock implements NodeLockPort {
         });
     }
 
-    private CompletionStage<ReleaseOutcome> nextRemoveAttempt(String node, PodRef pod, boolean skipOwnerCheck,
+    private CompletionStage<ReleaseOutcome> nextRemoveAttempt(String node, NamespacedName pod, boolean skipOwnerCheck,
                                                               String expected, int attempt, String cause) {
         if (attempt >= retry.steps()) {
             return done(new ReleaseOutcome.Failed(ReleaseNodeLock.exhausted(node, cause)));

@@ -3,7 +3,7 @@ package io.vgpu.gateway.kube;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.PodPatchCodec;
@@ -31,18 +31,18 @@ public final class KubePodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                 Map<String, String> labels) {
         return patch(pod, PodPatchCodec.filterPatch(annotations, labels));
     }
 
     @Override
-    public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+    public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
         return patch(pod, PodPatchCodec.bindPatch(phase, bindTimeSeconds));
     }
 
     @Override
-    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+    public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
         return api.post(KubePaths.binding(pod.namespace(), pod.name()), bindingBody(pod, node), KubeApi.Priority.NORMAL)
                 .thenCompose(response -> {
                     if (response.ok()) {
@@ -56,7 +56,7 @@ public final class KubePodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+    public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
             if (current == null || current.getMetadata() == null
@@ -68,7 +68,7 @@ public final class KubePodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<Boolean> isGone(PodKey pod) {
+    public CompletionStage<Boolean> isGone(PodAddress pod) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             if (read.notFound()) {
                 return true;
@@ -80,7 +80,7 @@ public final class KubePodWriter implements PodWriter {
     }
 
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */
-    private CompletionStage<BindingOutcome> afterConflict(PodKey pod, String node, ApiResponse conflict) {
+    private CompletionStage<BindingOutcome> afterConflict(PodAddress pod, String node, ApiResponse conflict) {
         return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
             Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
             String boundTo = current == null || current.getSpec() == null ? null : current.getSpec().getNodeName();
@@ -97,12 +97,12 @@ public final class KubePodWriter implements PodWriter {
         });
     }
 
-    private CompletionStage<WriteOutcome> patch(PodKey pod, String body) {
+    private CompletionStage<WriteOutcome> patch(PodAddress pod, String body) {
         return api.mergePatch(KubePaths.pod(pod.namespace(), pod.name()), body).thenApply(ApiResponse::toWrite);
     }
 
     /** {@code {"apiVersion":"v1","kind":"Binding","metadata":{...},"target":{"apiVersion":"v1","kind":"Node","name":...}}}. */
-    static String bindingBody(PodKey pod, String node) {
+    static String bindingBody(PodAddress pod, String node) {
         StringBuilder out = new StringBuilder(200).append("{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":")
                 .append(PodPatchCodec.quote(pod.name())).append(",\"namespace\":").append(PodPatchCodec.quote(pod.namespace()));
         if (!pod.uid().isEmpty()) {

@@ -1,7 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.KubeIdentity;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 
 /**
  * One bind as kube-scheduler asks for it: the pod (namespace, name and the UID it decided for) and the node.
@@ -29,7 +29,7 @@ public record BindRequest(String namespace, String name, String uid, String node
     }
 
     /** The pod as the ports address it. */
-    PodKey pod() {
-        return new PodKey(namespace, name, uid);
+    PodAddress pod() {
+        return new PodAddress(namespace, name, uid);
     }
 }

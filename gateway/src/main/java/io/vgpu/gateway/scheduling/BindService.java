@@ -6,7 +6,7 @@ import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
@@ -113,7 +113,7 @@ public final class BindService {
         Optional<ObservedPod> cached = cache.pod(request.namespace(), request.name());
         // a live read takes whatever pod has the name: a different UID is refused, not taken for a missing pod
         Future<Optional<ObservedPod>> observed = cached.isPresent() ? Future.succeededFuture(cached)
-                : Stages.onContext(pods.readPod(new PodKey(request.namespace(), request.name(), "")))
+                : Stages.onContext(pods.readPod(new PodAddress(request.namespace(), request.name(), "")))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
         return observed.compose(pod -> {
             if (pod.isPresent() && !pod.get().spec().uid().equals(request.uid())) {
@@ -163,7 +163,7 @@ public final class BindService {
             return proceed(attempt);
         }
         BindRequest request = attempt.request();
-        return locks.acquire(request.node(), request.pod().ref()).compose(taken ->
+        return locks.acquire(request.node(), request.pod().namespacedName()).compose(taken ->
                 taken instanceof NodeLocks.Acquisition.Refused refused
                         ? reported(attempt, refused.cause(), refused.message()) : proceed(attempt.holdingLocks()));
     }
@@ -202,7 +202,7 @@ public final class BindService {
         Done done = step instanceof Done d ? d : new Done(((Going) step).attempt(),
                 new BindOutcome.Refused(DecisionFailure.ERROR, "bind ended without an outcome"), null);
         Future<Void> undone = done.outcome() instanceof BindOutcome.Refused && done.attempt().locked()
-                ? locks.release(done.attempt().request().node(), done.attempt().request().pod().ref())
+                ? locks.release(done.attempt().request().node(), done.attempt().request().pod().namespacedName())
                 : Future.succeededFuture();
         return undone.map(x -> {
             if (done.event() != null) {

@@ -1,7 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
@@ -72,7 +72,7 @@ final class ChargeMoves {
      *                      its {@code bind-phase}
      * @return true when the shared state changed
      */
-    CompletionStage<Boolean> recordBound(String node, PodRef pod, PodAllocation allocation, PodKey key,
+    CompletionStage<Boolean> recordBound(String node, PodRef pod, PodAllocation allocation, PodAddress key,
                                          boolean bindingLanded) {
         if (boundHereAlready(node, pod.uid(), allocation)) {
             // nothing to record; and when the local view lags a release (a filter moved the pod meanwhile), writing
@@ -94,7 +94,7 @@ final class ChargeMoves {
      * observation of that bind (recorded), or a late one of a pod released meanwhile (recorded nowhere). The live pod
      * tells them apart; a pod that could not be read is recorded as observed.
      */
-    private CompletionStage<Boolean> unindexed(String node, PodRef pod, PodAllocation allocation, PodKey key) {
+    private CompletionStage<Boolean> unindexed(String node, PodRef pod, PodAllocation allocation, PodAddress key) {
         return pods.readPod(key).thenCompose(live -> {
             if (live.isEmpty()) {
                 return pods.isGone(key).thenCompose(gone -> gone ? CompletableFuture.completedFuture(false)
@@ -111,7 +111,7 @@ final class ChargeMoves {
     }
 
     private CompletionStage<Boolean> moved(String node, String previous, PodRef pod, PodAllocation allocation,
-                                           PodKey key) {
+                                           PodAddress key) {
         return pods.readPod(key).thenCompose(live -> {
             Optional<String> now = live.map(p -> chargedNode(p).orElse(""));
             if (now.isEmpty()) {
@@ -135,7 +135,7 @@ final class ChargeMoves {
      * and the periodic repair settles the older node once the pod can be read.
      */
     private CompletionStage<Boolean> unread(String node, String previous, PodRef pod, PodAllocation allocation,
-                                            PodKey key) {
+                                            PodAddress key) {
         return pods.isGone(key).thenCompose(gone -> gone ? release(previous, key, "")
                 : state.observeBound(node, pod, allocation));
     }
@@ -147,7 +147,7 @@ final class ChargeMoves {
      *
      * @return true when released
      */
-    CompletionStage<Boolean> releaseIfMoved(String node, PodKey pod) {
+    CompletionStage<Boolean> releaseIfMoved(String node, PodAddress pod) {
         return pods.readPod(pod).thenCompose(live -> {
             Optional<String> now = live.flatMap(ChargeMoves::chargedNode);
             if (now.isEmpty() || now.get().equals(node)) {
@@ -157,7 +157,7 @@ final class ChargeMoves {
         });
     }
 
-    private CompletionStage<Boolean> release(String node, PodKey pod, String nowOn) {
+    private CompletionStage<Boolean> release(String node, PodAddress pod, String nowOn) {
         LOG.info("pod {} moved from {} to {}: its charge on {} released", pod, node,
                 nowOn.isEmpty() ? "no node" : nowOn, node);
         return state.release(node, pod.uid());
@@ -185,7 +185,7 @@ final class ChargeMoves {
             if (!(charge instanceof PodCharge.Bound)) {
                 return; // reservations expire on their own
             }
-            PodKey key = new PodKey(charge.podNamespace(), charge.podName(), uid);
+            PodAddress key = new PodAddress(charge.podNamespace(), charge.podName(), uid);
             String cachedNode = cachedNodes.get(uid);
             if (cachedNode != null) {
                 if (!cachedNode.equals(node)) {

@@ -10,7 +10,7 @@ import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaBook;
@@ -282,14 +282,14 @@ public final class FilterService {
     /** One filter call: the pod, its candidates, and the reservations refused so far (touched on one context). */
     private static final class Call {
         final PodSpec pod;
-        final PodKey key;
+        final PodAddress key;
         final List<String> nodeNames;
         final int requested;
         int conflicts;
 
         Call(PodSpec pod, List<String> nodeNames) {
             this.pod = pod;
-            this.key = new PodKey(pod.namespace(), pod.name(), pod.uid());
+            this.key = new PodAddress(pod.namespace(), pod.name(), pod.uid());
             this.nodeNames = nodeNames;
             this.requested = nodeNames == null ? 0 : nodeNames.size();
         }

@@ -3,7 +3,7 @@ package io.vgpu.gateway.scheduling;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vgpu.gateway.core.nodelock.LockNode;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.port.LockOutcome;
 import io.vgpu.gateway.core.port.NodeLockPort;
 import io.vgpu.gateway.core.port.NodeObservation;
@@ -119,7 +119,7 @@ public final class NodeLocks {
      * holding neither: a lock call that failed may still have applied (its backup did not answer while a member
      * died), so the shared lock is released owner-checked on every other end.
      */
-    public Future<Acquisition> acquire(String node, PodRef pod) {
+    public Future<Acquisition> acquire(String node, NamespacedName pod) {
         long deadline = clock.millis() + config.nodeLockWait().toMillis();
         long start = System.nanoTime();
         return waitFor(node, deadline, () -> sharedLock(node, pod))
@@ -133,7 +133,7 @@ public final class NodeLocks {
     }
 
     /** Releases both locks if {@code pod} holds them (owner-checked, idempotent); never fails. */
-    public Future<Void> release(String node, PodRef pod) {
+    public Future<Void> release(String node, NamespacedName pod) {
         return Stages.onContext(annotation.release(node, pod, false)).otherwiseEmpty()
                 .compose(x -> unlockShared(node, pod));
     }
@@ -158,7 +158,7 @@ public final class NodeLocks {
     }
 
     /** The contention decision, made atomically in the node's shared state (no API round trip); null: contended. */
-    private Future<Acquisition> sharedLock(String node, PodRef pod) {
+    private Future<Acquisition> sharedLock(String node, NamespacedName pod) {
         return Stages.onContext(state.lockNode(node, pod.namespace(), pod.name(), clock.millis(),
                         config.nodeLockTimeout().toMillis()))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -179,7 +179,7 @@ public final class NodeLocks {
     }
 
     /** HAMi's {@code hami.io/mutex.lock}, which the device plugin reads to find the pod it allocates; null: contended. */
-    private Future<Acquisition> annotationLock(String node, PodRef pod) {
+    private Future<Acquisition> annotationLock(String node, NamespacedName pod) {
         return Stages.onContext(annotation.lock(node, pod, config.nodeLockTimeout())).map(outcome -> {
             if (outcome instanceof LockOutcome.Acquired) {
                 return HELD;
@@ -189,7 +189,7 @@ public final class NodeLocks {
         });
     }
 
-    private Future<Void> unlockShared(String node, PodRef pod) {
+    private Future<Void> unlockShared(String node, NamespacedName pod) {
         return Stages.onContext(state.unlockNode(node, pod.namespace(), pod.name())).otherwiseEmpty().mapEmpty();
     }
 

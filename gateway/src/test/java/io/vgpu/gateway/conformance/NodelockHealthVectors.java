@@ -11,7 +11,7 @@ import io.vgpu.gateway.core.nodelock.LockRetry;
 import io.vgpu.gateway.core.nodelock.LockStep;
 import io.vgpu.gateway.core.nodelock.NodeRead;
 import io.vgpu.gateway.core.nodelock.OwnerLookup;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.nodelock.ReleaseNodeLock;
 import io.vgpu.gateway.core.nodelock.ReleaseStep;
 import io.vgpu.gateway.core.nodelock.SetNodeLock;
@@ -120,12 +120,12 @@ public final class NodelockHealthVectors implements VectorFamily {
             return;
         }
         FakeNode node = new FakeNode(in.path("node_exists").asBoolean(), expand(textOrNull(in, "current_lock")));
-        PodRef requester = requester(in);
+        NamespacedName requester = requester(in);
         Outcome outcome = lock(node, requester, timeout.value(), in.get("lock_owner_pod_exists"));
         expectOutcome(expect, outcome, node, m);
     }
 
-    private static Outcome lock(FakeNode node, PodRef requester, Duration timeout, JsonNode ownerExists) {
+    private static Outcome lock(FakeNode node, NamespacedName requester, Duration timeout, JsonNode ownerExists) {
         LockStep step = LockNode.decide(node.get(), NODE, requester, timeout, NOW);
         if (step instanceof LockStep.LookUpOwner lookUp) {
             if (ownerExists == null || ownerExists.isNull()) {
@@ -152,7 +152,7 @@ public final class NodelockHealthVectors implements VectorFamily {
         return set(node, requester);
     }
 
-    private static Outcome set(FakeNode node, PodRef requester) {
+    private static Outcome set(FakeNode node, NamespacedName requester) {
         SetStep pre = SetNodeLock.precheck(node.get(), NODE);
         if (pre instanceof SetStep.Contended c) {
             return new Outcome("contention", c.message());
@@ -192,7 +192,7 @@ public final class NodelockHealthVectors implements VectorFamily {
         expectOutcome(expect, outcome, node, m);
     }
 
-    private static Outcome release(FakeNode node, PodRef releaser, boolean skipOwnerCheck) {
+    private static Outcome release(FakeNode node, NamespacedName releaser, boolean skipOwnerCheck) {
         ReleaseStep first = ReleaseNodeLock.firstLook(node.get(), releaser, skipOwnerCheck);
         if (first instanceof ReleaseStep.Failed f) {
             return new Outcome("error", f.message());
@@ -235,8 +235,8 @@ public final class NodelockHealthVectors implements VectorFamily {
         }
     }
 
-    private static PodRef requester(JsonNode in) {
-        return new PodRef(in.path("requester").path("namespace").asText(), in.path("requester").path("name").asText());
+    private static NamespacedName requester(JsonNode in) {
+        return new NamespacedName(in.path("requester").path("namespace").asText(), in.path("requester").path("name").asText());
     }
 
     /** What one lock or release call ended in. */

@@ -3,7 +3,7 @@ package io.vgpu.gateway.kube;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.SchedulerEvent;
 import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.reason.DeviceRejection;
@@ -35,7 +35,7 @@ class KubeEventRecorderTest {
     private static KubeApi api;
     private static KubeEventRecorder recorder;
     private String ns;
-    private PodKey pod;
+    private PodAddress pod;
 
     @BeforeAll
     static void startServer() {
@@ -56,7 +56,7 @@ class KubeEventRecorderTest {
     void createPod(TestInfo test) {
         ns = KubeFixtures.nameOf(test);
         Pod created = client.resource(pod(ns, "p").build()).create();
-        pod = new PodKey(ns, "p", created.getMetadata().getUid());
+        pod = new PodAddress(ns, "p", created.getMetadata().getUid());
     }
 
     @Test

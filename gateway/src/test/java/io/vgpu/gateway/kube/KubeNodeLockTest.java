@@ -2,7 +2,7 @@ package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.nodelock.LockRetry;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.port.LockOutcome;
 import io.vgpu.gateway.core.port.ReleaseOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -39,7 +39,7 @@ class KubeNodeLockTest {
     private static KubeNodeLock locks;
     private String ns;
     private String nodeName;
-    private PodRef me;
+    private NamespacedName me;
 
     @BeforeAll
     static void startServer() {
@@ -60,7 +60,7 @@ class KubeNodeLockTest {
     void names(TestInfo test) {
         ns = KubeFixtures.nameOf(test);
         nodeName = "node-" + ns;
-        me = new PodRef(ns, "me");
+        me = new NamespacedName(ns, "me");
     }
 
     @Test
@@ -183,7 +183,7 @@ class KubeNodeLockTest {
             replicas.add(new KubeNodeLock(api, CLOCK, ZoneOffset.UTC, FAST));
         }
         for (int i = 0; i < 4; i++) {
-            outcomes.add(replicas.get(i).lock(nodeName, new PodRef(ns, "pod-" + i), TIMEOUT).toCompletableFuture());
+            outcomes.add(replicas.get(i).lock(nodeName, new NamespacedName(ns, "pod-" + i), TIMEOUT).toCompletableFuture());
         }
 
         List<LockOutcome> results = outcomes.stream().map(KubeFixtures::await).toList();
@@ -205,7 +205,7 @@ class KubeNodeLockTest {
         client.resource(pod(ns, "other").build()).create();
 
         CompletionStage<LockOutcome> first = locks.lock(nodeName, me, TIMEOUT);
-        CompletionStage<LockOutcome> second = locks.lock(nodeName, new PodRef(ns, "other"), TIMEOUT);
+        CompletionStage<LockOutcome> second = locks.lock(nodeName, new NamespacedName(ns, "other"), TIMEOUT);
 
         assertThat(await(first).acquired()).isTrue();
         assertThat(await(second)).isInstanceOf(LockOutcome.Contended.class);

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +50,7 @@ class KubePodWriterTest {
 
     @Test
     void filterPatchSendsHamisExactBodyAndLandsOnThePod() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(HamiAnnotations.VGPU_NODE, "node2");
         annotations.put(HamiAnnotations.VGPU_TIME, "1724220039");
@@ -75,7 +75,7 @@ class KubePodWriterTest {
 
     @Test
     void bindPhasePatchSendsHamisExactBody() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
 
         assertThat(await(writer.patchBindPhase(key, "allocating", 1724220040L)).ok()).isTrue();
 
@@ -88,7 +88,7 @@ class KubePodWriterTest {
 
     @Test
     void patchOfAMissingPodIsRefusedWithTheApiText() {
-        WriteOutcome outcome = await(writer.patchBindPhase(new PodKey(ns, "ghost", ""), "allocating", 1L));
+        WriteOutcome outcome = await(writer.patchBindPhase(new PodAddress(ns, "ghost", ""), "allocating", 1L));
 
         assertThat(outcome).isInstanceOf(WriteOutcome.Refused.class);
         assertThat(((WriteOutcome.Refused) outcome).notFound()).isTrue();
@@ -97,7 +97,7 @@ class KubePodWriterTest {
 
     @Test
     void bindPostsTheBindingSubresourceWithTheUid() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
 
         BindingOutcome outcome = await(writer.bind(key, "n1"));
 
@@ -111,7 +111,7 @@ class KubePodWriterTest {
 
     @Test
     void aRetriedBindThatTheApiServerRefusesAsAlreadyAssignedIsAlreadyBound() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
         await(writer.bind(key, "n1"));
         // a real API server answers 409 to any binding of a bound pod, even to the same node
         server.failNext("POST", KubePaths.binding(ns, "p"), 409,
@@ -122,7 +122,7 @@ class KubePodWriterTest {
 
     @Test
     void aPodBoundToAnotherNodeIsBoundElsewhere() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
         await(writer.bind(key, "n1"));
 
         BindingOutcome outcome = await(writer.bind(key, "n2"));
@@ -136,7 +136,7 @@ class KubePodWriterTest {
 
     @Test
     void aBindWhoseAnswerIsLostReportsNoAnswerButTheRetrySucceeds() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
         server.loseNextResponse("POST", KubePaths.binding(ns, "p"));
 
         BindingOutcome lost = await(writer.bind(key, "n1"));
@@ -149,7 +149,7 @@ class KubePodWriterTest {
 
     @Test
     void bindingAMissingPodFails() {
-        BindingOutcome outcome = await(writer.bind(new PodKey(ns, "ghost", "u"), "n1"));
+        BindingOutcome outcome = await(writer.bind(new PodAddress(ns, "ghost", "u"), "n1"));
 
         assertThat(outcome).isInstanceOf(BindingOutcome.Failed.class);
         assertThat(outcome.message()).isEqualTo("pods \"ghost\" not found");
@@ -159,7 +159,7 @@ class KubePodWriterTest {
     void bindingARecreatedPodOfTheSameNameFails() {
         create("p");
 
-        BindingOutcome outcome = await(writer.bind(new PodKey(ns, "p", "uid-of-an-older-pod"), "n1"));
+        BindingOutcome outcome = await(writer.bind(new PodAddress(ns, "p", "uid-of-an-older-pod"), "n1"));
 
         assertThat(outcome).isInstanceOf(BindingOutcome.Failed.class);
         assertThat(client.pods().inNamespace(ns).withName("p").get().getSpec().getNodeName()).isNull();
@@ -167,7 +167,7 @@ class KubePodWriterTest {
 
     @Test
     void readPodReadsTheApiServerTrimmedLikeTheInformers() {
-        PodKey key = create("p");
+        PodAddress key = create("p");
 
         ObservedPod unbound = await(writer.readPod(key)).orElseThrow();
         assertThat(unbound.key()).isEqualTo(key);
@@ -181,14 +181,14 @@ class KubePodWriterTest {
     void readPodIsEmptyForAMissingPodAnotherIncarnationOrAFailedRead() {
         create("p");
 
-        assertThat(await(writer.readPod(new PodKey(ns, "ghost", "u")))).isEmpty();
-        assertThat(await(writer.readPod(new PodKey(ns, "p", "uid-of-an-older-pod")))).isEmpty();
+        assertThat(await(writer.readPod(new PodAddress(ns, "ghost", "u")))).isEmpty();
+        assertThat(await(writer.readPod(new PodAddress(ns, "p", "uid-of-an-older-pod")))).isEmpty();
         server.failNext("GET", KubePaths.pod(ns, "p"), 500, "etcd is down");
-        assertThat(await(writer.readPod(new PodKey(ns, "p", "")))).isEmpty();
+        assertThat(await(writer.readPod(new PodAddress(ns, "p", "")))).isEmpty();
     }
 
-    private PodKey create(String name) {
+    private PodAddress create(String name) {
         Pod created = client.resource(pod(ns, name).build()).create();
-        return new PodKey(ns, name, created.getMetadata().getUid());
+        return new PodAddress(ns, name, created.getMetadata().getUid());
     }
 }

@@ -129,6 +129,6 @@ class MockApiServerTest {
     }
 
     private static String binding(String pod, String uid, String node) {
-        return KubePodWriter.bindingBody(new io.vgpu.gateway.core.port.PodKey("ignored", pod, uid), node);
+        return KubePodWriter.bindingBody(new io.vgpu.gateway.core.port.PodAddress("ignored", pod, uid), node);
     }
 }

@@ -2,7 +2,7 @@ package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
 
@@ -22,24 +22,24 @@ final class AcceptingPodWriter implements PodWriter {
     }
 
     @Override
-    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                 Map<String, String> labels) {
         lastFilterAnnotations = Map.copyOf(annotations);
         return CompletableFuture.completedFuture(new WriteOutcome.Written());
     }
 
     @Override
-    public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+    public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
         return CompletableFuture.completedFuture(new WriteOutcome.Written());
     }
 
     @Override
-    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+    public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
         return CompletableFuture.completedFuture(new BindingOutcome.Bound(false));
     }
 
     @Override
-    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+    public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
         return CompletableFuture.completedFuture(Optional.empty());
     }
 }

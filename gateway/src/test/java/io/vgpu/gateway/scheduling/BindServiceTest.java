@@ -8,7 +8,7 @@ import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.core.request.NvidiaConfig;
@@ -306,25 +306,25 @@ class BindServiceTest {
         private BindingOutcome bindingAnswer = new BindingOutcome.Bound(false);
 
         @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                     Map<String, String> labels) {
             return CompletableFuture.completedFuture(new WriteOutcome.Written());
         }
 
         @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
             bindPhases++;
             return CompletableFuture.completedFuture(new WriteOutcome.Written());
         }
 
         @Override
-        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
             bindings++;
             return CompletableFuture.completedFuture(bindingAnswer);
         }
 
         @Override
-        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+        public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
             if (livePod == null) {
                 return CompletableFuture.completedFuture(Optional.empty());
             }

@@ -1,7 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vertx.core.Vertx;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.port.LockOutcome;
 import io.vgpu.gateway.core.port.NodeLockPort;
 import io.vgpu.gateway.core.port.ReleaseOutcome;
@@ -37,13 +37,13 @@ final class LockFixtures {
     private static NodeLockPort annotationLock(List<String> locked) {
         return new NodeLockPort() {
             @Override
-            public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
+            public CompletionStage<LockOutcome> lock(String node, NamespacedName pod, Duration timeout) {
                 locked.add(node);
                 return CompletableFuture.completedFuture(new LockOutcome.Acquired(LockOutcome.How.FREE, "t,ns,p"));
             }
 
             @Override
-            public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
+            public CompletionStage<ReleaseOutcome> release(String node, NamespacedName pod, boolean skipOwnerCheck) {
                 return CompletableFuture.completedFuture(new ReleaseOutcome.Released(true));
             }
         };

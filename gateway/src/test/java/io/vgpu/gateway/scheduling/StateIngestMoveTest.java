@@ -5,7 +5,7 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -265,28 +265,28 @@ class StateIngestMoveTest {
     private final class LiveReads implements PodWriter {
 
         @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                     Map<String, String> labels) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+        public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
             return CompletableFuture.completedFuture(Optional.ofNullable(api.get(pod.uid())));
         }
 
         @Override
-        public CompletionStage<Boolean> isGone(PodKey pod) {
+        public CompletionStage<Boolean> isGone(PodAddress pod) {
             return CompletableFuture.completedFuture(!api.containsKey(pod.uid()));
         }
     }

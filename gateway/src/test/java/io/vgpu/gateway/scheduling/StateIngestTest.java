@@ -4,7 +4,7 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -262,28 +262,28 @@ class StateIngestTest {
         }
 
         @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                     Map<String, String> labels) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+        public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
             return CompletableFuture.completedFuture(live.stream().filter(p -> p.key().equals(pod)).findFirst());
         }
 
         @Override
-        public CompletionStage<Boolean> isGone(PodKey pod) {
+        public CompletionStage<Boolean> isGone(PodAddress pod) {
             return CompletableFuture.completedFuture(gone.contains(pod.uid()));
         }
     }

@@ -8,7 +8,7 @@ import io.vgpu.gateway.core.port.LockOutcome;
 import io.vgpu.gateway.core.port.NodeLockPort;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.PodKey;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.ReleaseOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -16,7 +16,7 @@ import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeLock;
 import io.vgpu.state.codec.NodeLockCodec;
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -106,19 +106,19 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     // ------------------------------------------------------------------ PodWriter
 
     @Override
-    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+    public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                                 Map<String, String> labels) {
         return CompletableFuture.completedFuture(patchPod(pod, annotations, labels, null));
     }
 
     @Override
-    public CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds) {
+    public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
         return CompletableFuture.completedFuture(patchPod(pod, Map.of(HamiAnnotations.BIND_PHASE, phase,
                 HamiAnnotations.BIND_TIME, Long.toString(bindTimeSeconds)), Map.of(), null));
     }
 
     @Override
-    public CompletionStage<BindingOutcome> bind(PodKey pod, String node) {
+    public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
         WriteOutcome write = patchPod(pod, Map.of(), Map.of(), node);
         if (!write.ok()) {
             return CompletableFuture.completedFuture(new BindingOutcome.Failed(write));
@@ -128,7 +128,7 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     }
 
     @Override
-    public CompletionStage<Optional<ObservedPod>> readPod(PodKey pod) {
+    public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
         ObservedPod p = pods.get(key(pod.namespace(), pod.name()));
         boolean same = p != null && (pod.uid().isEmpty() || pod.uid().equals(p.spec().uid()));
         return CompletableFuture.completedFuture(same ? Optional.of(p) : Optional.empty());
@@ -137,7 +137,7 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     // ------------------------------------------------------------------ NodeLockPort
 
     @Override
-    public CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout) {
+    public CompletionStage<LockOutcome> lock(String node, NamespacedName pod, Duration timeout) {
         LockOutcome[] outcome = new LockOutcome[1];
         NodeObservation updated = nodes.computeIfPresent(node, (name, current) -> {
             Decoded<NodeLock> held = current.lock() == null ? null : NodeLockCodec.parse(current.lock());
@@ -162,7 +162,7 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     }
 
     @Override
-    public CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck) {
+    public CompletionStage<ReleaseOutcome> release(String node, NamespacedName pod, boolean skipOwnerCheck) {
         return CompletableFuture.completedFuture(new ReleaseOutcome.Released(unlock(node, pod, skipOwnerCheck)));
     }
 
@@ -201,13 +201,13 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     // ------------------------------------------------------------------ helpers
 
     /** The device plugin's Allocate: bind-phase=success, then the owner-checked lock release. */
-    private void allocate(PodKey pod, String node) {
+    private void allocate(PodAddress pod, String node) {
         patchPod(pod, Map.of(HamiAnnotations.BIND_PHASE, "success"), Map.of(), null);
         allocated.incrementAndGet();
-        unlock(node, pod.ref(), false);
+        unlock(node, pod.namespacedName(), false);
     }
 
-    private boolean unlock(String node, PodRef pod, boolean skipOwnerCheck) {
+    private boolean unlock(String node, NamespacedName pod, boolean skipOwnerCheck) {
         boolean[] removed = new boolean[1];
         NodeObservation updated = nodes.computeIfPresent(node, (name, current) -> {
             Decoded<NodeLock> held = current.lock() == null ? null : NodeLockCodec.parse(current.lock());
@@ -236,7 +236,7 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
     }
 
     /** A merge patch of annotations and labels, and/or the Binding ({@code nodeName} non-null). */
-    private WriteOutcome patchPod(PodKey key, Map<String, String> annotations, Map<String, String> labels,
+    private WriteOutcome patchPod(PodAddress key, Map<String, String> annotations, Map<String, String> labels,
                                   String nodeName) {
         ObservedPod updated = pods.computeIfPresent(key(key.namespace(), key.name()), (k, current) -> {
             PodSpec s = current.spec();

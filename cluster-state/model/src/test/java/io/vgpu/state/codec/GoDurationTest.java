@@ -37,7 +37,12 @@ class GoDurationTest {
             "+3s, PT3S",
             "0, PT0S",
             "300us, PT0.0003S",
-            ".5s, PT0.5S"})
+            ".5s, PT0.5S",
+            "250µs, PT0.00025S",
+            "7ns, PT0.000000007S",
+            "0s, PT0S",
+            "1h0m0s, PT1H",
+            "2562047h, PT2562047H"})
     void parsesGoDurations(String text, Duration d) {
         assertThat(GoDuration.parse(text).value()).isEqualTo(d);
     }
@@ -49,7 +54,13 @@ class GoDurationTest {
             "5x|time: unknown unit \"x\" in duration \"5x\"",
             "m|time: invalid duration \"m\"",
             "-|time: invalid duration \"-\"",
-            "9999999999h|time: invalid duration \"9999999999h\""})
+            "9999999999h|time: invalid duration \"9999999999h\"",
+            "9999999h|time: invalid duration \"9999999h\"",
+            "1.2.3s|time: missing unit in duration \"1.2.3s\"",
+            "5 m|time: unknown unit \" m\" in duration \"5 m\"",
+            "--5s|time: invalid duration \"--5s\"",
+            ".s|time: invalid duration \".s\"",
+            "1d|time: unknown unit \"d\" in duration \"1d\""})
     void rejectsBadDurationsWithGosMessages(String text, String error) {
         assertThat(GoDuration.parse(text == null ? "" : text).error()).isEqualTo(error);
     }

@@ -48,7 +48,7 @@ public final class LockNode {
      * @param timeout   lock expiry ({@code --node-lock-timeout}, 5m by default)
      * @param now       the caller's clock
      */
-    public static LockStep decide(NodeRead read, String node, PodRef requester, Duration timeout, Instant now) {
+    public static LockStep decide(NodeRead read, String node, NamespacedName requester, Duration timeout, Instant now) {
         if (read instanceof NodeRead.Failed failed) {
             return new LockStep.Failed(failed.error());
         }
@@ -69,7 +69,7 @@ public final class LockNode {
         }
         String contention = contentionMessage(node, timeout);
         if (lock.namesOwner()) {
-            return new LockStep.LookUpOwner(new PodRef(lock.namespace(), lock.name()), value, contention);
+            return new LockStep.LookUpOwner(new NamespacedName(lock.namespace(), lock.name()), value, contention);
         }
         return new LockStep.Contended(contention);
     }

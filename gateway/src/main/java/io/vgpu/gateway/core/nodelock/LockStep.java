@@ -39,7 +39,7 @@ public sealed interface LockStep
      * @param lock       the lock value seen
      * @param contention the message to fail with when the owner exists
      */
-    record LookUpOwner(PodRef owner, String lock, String contention) implements LockStep {
+    record LookUpOwner(NamespacedName owner, String lock, String contention) implements LockStep {
 
         /** Owner gone ⇒ take over; owner present ⇒ contention; lookup error ⇒ fail. */
         public LockStep resolve(OwnerLookup lookup) {

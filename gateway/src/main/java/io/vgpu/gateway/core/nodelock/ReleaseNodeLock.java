@@ -30,7 +30,7 @@ public final class ReleaseNodeLock {
     }
 
     /** The first read, before the attempts. */
-    public static ReleaseStep firstLook(NodeRead read, PodRef releaser, boolean skipOwnerCheck) {
+    public static ReleaseStep firstLook(NodeRead read, NamespacedName releaser, boolean skipOwnerCheck) {
         if (read instanceof NodeRead.Failed failed) {
             return new ReleaseStep.Failed(failed.error());
         }
@@ -49,7 +49,7 @@ public final class ReleaseNodeLock {
      *
      * @param expectedLock the value {@link #firstLook} saw
      */
-    public static ReleaseStep recheck(NodeRead read, String expectedLock, PodRef releaser, boolean skipOwnerCheck) {
+    public static ReleaseStep recheck(NodeRead read, String expectedLock, NamespacedName releaser, boolean skipOwnerCheck) {
         if (read instanceof NodeRead.Failed failed) {
             return new ReleaseStep.Retry(failed.error());
         }
@@ -76,7 +76,7 @@ public final class ReleaseNodeLock {
         return lock.contains(NodeLockCodec.SEPARATOR);
     }
 
-    private static boolean ownedBy(String lock, PodRef pod) {
+    private static boolean ownedBy(String lock, NamespacedName pod) {
         return lock.endsWith(NodeLockCodec.ownerSuffix(pod.namespace(), pod.name()));
     }
 }

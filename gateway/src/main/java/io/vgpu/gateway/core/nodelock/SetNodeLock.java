@@ -42,7 +42,7 @@ public final class SetNodeLock {
      * @param now  the caller's clock; the written time is {@code now} in {@code zone}
      * @param zone the scheduler's local zone (HAMi formats in {@code time.Local})
      */
-    public static SetStep attempt(NodeRead read, String node, PodRef requester, Instant now, ZoneId zone) {
+    public static SetStep attempt(NodeRead read, String node, NamespacedName requester, Instant now, ZoneId zone) {
         if (read instanceof NodeRead.Failed failed) {
             return new SetStep.Retry(failed.error());
         }

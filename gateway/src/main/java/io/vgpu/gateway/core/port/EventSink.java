@@ -26,30 +26,30 @@ public interface EventSink {
      *
      * @return true when written, false when dropped or refused
      */
-    CompletionStage<Boolean> record(PodKey pod, SchedulerEvent event);
+    CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event);
 
     /** {@code FilteringSucceed}; see {@link SchedulerEvent#filteringSucceeded}. */
-    default void filteringSucceeded(PodKey pod, String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
+    default void filteringSucceeded(PodAddress pod, String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
         record(pod, SchedulerEvent.filteringSucceeded(chosen, requestedNodes, rankedBestFirst));
     }
 
     /** {@code FilteringFailed} per reason word plus the summary; see {@link SchedulerEvent#filteringFailed}. */
-    default void filteringFailed(PodKey pod, Map<String, NodeRejection> rejected, int requestedNodes) {
+    default void filteringFailed(PodAddress pod, Map<String, NodeRejection> rejected, int requestedNodes) {
         SchedulerEvent.filteringFailed(rejected, requestedNodes).forEach(e -> record(pod, e));
     }
 
     /** {@code FilteringFailed} with an error text. */
-    default void filteringError(PodKey pod, String error) {
+    default void filteringError(PodAddress pod, String error) {
         record(pod, SchedulerEvent.filteringError(error));
     }
 
     /** {@code BindingSucceed}. */
-    default void bindingSucceeded(PodKey pod, String node) {
+    default void bindingSucceeded(PodAddress pod, String node) {
         record(pod, SchedulerEvent.bindingSucceeded(node, pod.namespace(), pod.name()));
     }
 
     /** {@code BindingFailed} with an error text. */
-    default void bindingFailed(PodKey pod, String error) {
+    default void bindingFailed(PodAddress pod, String error) {
         record(pod, SchedulerEvent.bindingFailed(error));
     }
 }

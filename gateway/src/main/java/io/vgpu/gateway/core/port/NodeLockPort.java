@@ -1,6 +1,6 @@
 package io.vgpu.gateway.core.port;
 
-import io.vgpu.gateway.core.nodelock.PodRef;
+import io.vgpu.gateway.core.nodelock.NamespacedName;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -30,12 +30,12 @@ public interface NodeLockPort {
      * @param pod     the pod being bound
      * @param timeout lock expiry ({@code --node-lock-timeout}, 5m by default)
      */
-    CompletionStage<LockOutcome> lock(String node, PodRef pod, Duration timeout);
+    CompletionStage<LockOutcome> lock(String node, NamespacedName pod, Duration timeout);
 
     /**
      * HAMi's {@code ReleaseNodeLock}: removes the lock if it names {@code pod} (or is a legacy owner-less
      * lock). With {@code skipOwnerCheck} it removes whatever lock it first sees, unless that changes
      * meanwhile.
      */
-    CompletionStage<ReleaseOutcome> release(String node, PodRef pod, boolean skipOwnerCheck);
+    CompletionStage<ReleaseOutcome> release(String node, NamespacedName pod, boolean skipOwnerCheck);
 }

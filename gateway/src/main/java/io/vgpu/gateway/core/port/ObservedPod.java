@@ -27,8 +27,8 @@ public record ObservedPod(PodSpec spec, String phase, boolean terminating, boole
     }
 
     /** The pod's key. */
-    public PodKey key() {
-        return new PodKey(spec.namespace(), spec.name(), spec.uid());
+    public PodAddress key() {
+        return new PodAddress(spec.namespace(), spec.name(), spec.uid());
     }
 
     /** spec.nodeName, "" when not bound. */

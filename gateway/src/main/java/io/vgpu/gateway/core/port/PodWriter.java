@@ -23,7 +23,7 @@ public interface PodWriter {
      * @param annotations e.g. {@code FilterAnnotations.annotations(chosen, now)}
      * @param labels      e.g. {@code FilterAnnotations.labels(chosen)}; empty for none
      */
-    CompletionStage<WriteOutcome> patchFilterAnnotations(PodKey pod, Map<String, String> annotations,
+    CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
                                                          Map<String, String> labels);
 
     /**
@@ -33,7 +33,7 @@ public interface PodWriter {
      * @param phase           normally {@code allocating}
      * @param bindTimeSeconds Unix seconds
      */
-    CompletionStage<WriteOutcome> patchBindPhase(PodKey pod, String phase, long bindTimeSeconds);
+    CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds);
 
     /**
      * Binds the pod: {@code POST pods/{name}/binding} with
@@ -41,14 +41,14 @@ public interface PodWriter {
      * API server refuse a re-created pod of the same name). Idempotent: a pod already bound to {@code node}
      * answers {@link BindingOutcome.Bound} with {@code alreadyBound = true}.
      */
-    CompletionStage<BindingOutcome> bind(PodKey pod, String node);
+    CompletionStage<BindingOutcome> bind(PodAddress pod, String node);
 
     /**
      * A live read of the pod from the API server (not the informer cache, which may lag a create or a bind made
      * moments ago), trimmed like the informers' pods; empty when the pod is gone, is another incarnation (its UID is
      * not {@code pod.uid()}, when that is known) or cannot be read. Never completes exceptionally.
      */
-    CompletionStage<Optional<ObservedPod>> readPod(PodKey pod);
+    CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod);
 
     /**
      * Whether the API server says this pod incarnation is gone: the read answers 404, or the name now belongs to
@@ -56,7 +56,7 @@ public interface PodWriter {
      * true answer). Never completes exceptionally. The default never says gone, which only forgoes the repair of
      * charges whose pod vanished unseen; adapters over a real API override it.
      */
-    default CompletionStage<Boolean> isGone(PodKey pod) {
+    default CompletionStage<Boolean> isGone(PodAddress pod) {
         return CompletableFuture.completedFuture(false);
     }
 }

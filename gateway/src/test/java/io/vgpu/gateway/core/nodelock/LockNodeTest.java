@@ -17,7 +17,7 @@ class LockNodeTest {
 
     private static final Instant NOW = Instant.parse("2026-08-01T06:00:00Z");
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
-    private static final PodRef ME = new PodRef("hami-ns", "hami");
+    private static final NamespacedName ME = new NamespacedName("hami-ns", "hami");
     private static final String CONTENTION = "node n1 has been locked within 5m0s: node lock contention";
 
     private static String lockAt(String time, String owner) {
@@ -40,18 +40,18 @@ class LockNodeTest {
                 arguments(Named.of("expired lock of this pod", NodeRead.locked(lockAt("2026-08-01T05:50:00Z", ",hami-ns,hami"))),
                         new LockStep.Acquire("2026-08-01T05:50:00Z,hami-ns,hami", LockStep.TakeOverReason.EXPIRED)),
                 arguments(Named.of("exactly the timeout old is not expired", NodeRead.locked(lockAt("2026-08-01T05:55:00Z", ",o,p"))),
-                        new LockStep.LookUpOwner(new PodRef("o", "p"), "2026-08-01T05:55:00Z,o,p", CONTENTION)),
+                        new LockStep.LookUpOwner(new NamespacedName("o", "p"), "2026-08-01T05:55:00Z,o,p", CONTENTION)),
                 arguments(Named.of("expired legacy lock", NodeRead.locked("2026-08-01T05:00:00Z")),
                         new LockStep.Acquire("2026-08-01T05:00:00Z", LockStep.TakeOverReason.EXPIRED)),
                 arguments(Named.of("fresh lock of this pod", NodeRead.locked(lockAt("2026-08-01T06:00:00Z", ",hami-ns,hami"))),
                         new LockStep.AlreadyHeld()),
                 arguments(Named.of("same name other namespace", NodeRead.locked(lockAt("2026-08-01T06:00:00Z", ",other,hami"))),
-                        new LockStep.LookUpOwner(new PodRef("other", "hami"), "2026-08-01T06:00:00Z,other,hami", CONTENTION)),
+                        new LockStep.LookUpOwner(new NamespacedName("other", "hami"), "2026-08-01T06:00:00Z,other,hami", CONTENTION)),
                 arguments(Named.of("fresh legacy lock", NodeRead.locked("2026-08-01T06:00:00Z")), new LockStep.Contended(CONTENTION)),
                 arguments(Named.of("fresh lock with empty owner", NodeRead.locked("2026-08-01T06:00:00Z,,")),
                         new LockStep.Contended(CONTENTION)),
                 arguments(Named.of("lock from the future", NodeRead.locked("2026-08-01T07:00:00Z,o,p")),
-                        new LockStep.LookUpOwner(new PodRef("o", "p"), "2026-08-01T07:00:00Z,o,p", CONTENTION)));
+                        new LockStep.LookUpOwner(new NamespacedName("o", "p"), "2026-08-01T07:00:00Z,o,p", CONTENTION)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -62,7 +62,7 @@ class LockNodeTest {
 
     @Test
     void ownerLookupResolvesToContentionTakeOverOrFailure() {
-        LockStep.LookUpOwner lookUp = new LockStep.LookUpOwner(new PodRef("o", "p"), "2026-08-01T06:00:00Z,o,p", CONTENTION);
+        LockStep.LookUpOwner lookUp = new LockStep.LookUpOwner(new NamespacedName("o", "p"), "2026-08-01T06:00:00Z,o,p", CONTENTION);
 
         assertThat(lookUp.resolve(new OwnerLookup.Exists())).isEqualTo(new LockStep.Contended(CONTENTION));
         assertThat(lookUp.resolve(new OwnerLookup.NotFound()))

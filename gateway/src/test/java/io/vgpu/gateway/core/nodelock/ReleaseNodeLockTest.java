@@ -13,7 +13,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class ReleaseNodeLockTest {
 
-    private static final PodRef ME = new PodRef("ns", "pod-a");
+    private static final NamespacedName ME = new NamespacedName("ns", "pod-a");
     private static final String MINE = "2026-08-01T06:00:00Z,ns,pod-a";
     private static final String MINE_RESTAMPED = "2026-08-01T06:00:05Z,ns,pod-a";
     private static final String THEIRS = "2026-08-01T06:00:00Z,ns,pod-b";

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SetNodeLockTest {
 
     private static final Instant NOW = Instant.parse("2026-08-01T06:00:00Z");
-    private static final PodRef ME = new PodRef("ns", "pod-a");
+    private static final NamespacedName ME = new NamespacedName("ns", "pod-a");
 
     @Test
     void precheckTreatsAnyLockAsContention() {
