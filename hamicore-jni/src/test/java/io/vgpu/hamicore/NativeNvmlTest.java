@@ -1,5 +1,6 @@
 package io.vgpu.hamicore;
 
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -310,8 +312,12 @@ class NativeNvmlTest {
     void closeWaitsForAnEventWaitInFlightInsteadOfFreeingUnderIt() throws Exception {
         NativeNvml nvml = open(A100);
         XidEventSet set = nvml.openXidEvents(List.of(0));
-        CompletableFuture<Optional<XidEvent>> waiting = CompletableFuture.supplyAsync(() -> set.await(Duration.ofMillis(300)));
-        Thread.sleep(50);
+        AtomicReference<Thread> waiter = new AtomicReference<>();
+        CompletableFuture<Optional<XidEvent>> waiting = CompletableFuture.supplyAsync(() -> {
+            waiter.set(Thread.currentThread());
+            return set.await(Duration.ofMillis(1000));
+        });
+        Eventually.within(Duration.ofSeconds(5), "the waiter inside nvmlEventSetWait", () -> inEventWait(waiter.get()));
         assertTimeoutPreemptively(Duration.ofSeconds(5), nvml::close);
         assertThat(waiting.get(5, TimeUnit.SECONDS)).isEmpty();
         assertThatThrownBy(() -> set.await(Duration.ZERO)).isInstanceOf(NvmlException.class);
@@ -326,5 +332,11 @@ class NativeNvmlTest {
         assertThat(NativeBridge.sysfsPciName("0000:3b:00.0")).isEqualTo("0000:3b:00.0");
         assertThat(NativeBridge.sysfsPciName("GARBAGE/../X")).isEqualTo("garbage/../x");
         assertThat(NativeBridge.numaNode(dir.toString(), "GARBAGE/../X")).isZero();
+    }
+
+    private static boolean inEventWait(Thread thread) {
+        StackTraceElement[] stack = thread == null ? new StackTraceElement[0] : thread.getStackTrace();
+        return stack.length > 0 && stack[0].getClassName().equals(NativeBridge.class.getName())
+                && stack[0].getMethodName().equals("eventWait");
     }
 }

@@ -32,4 +32,35 @@ public final class Eventually {
         }
         return Duration.ofNanos(System.nanoTime() - start);
     }
+
+    /**
+     * Retries {@code assertion} until it passes.
+     *
+     * @return how long it took until it first passed
+     * @throws AssertionError the assertion's last failure when it did not pass within {@code bound}
+     */
+    public static Duration passes(Duration bound, Runnable assertion) {
+        long start = System.nanoTime();
+        while (true) {
+            try {
+                assertion.run();
+                return Duration.ofNanos(System.nanoTime() - start);
+            } catch (AssertionError e) {
+                if (System.nanoTime() - start > bound.toNanos()) {
+                    throw e;
+                }
+                pause(e);
+            }
+        }
+    }
+
+    private static void pause(AssertionError last) {
+        try {
+            Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            last.addSuppressed(e);
+            throw last;
+        }
+    }
 }

@@ -26,6 +26,7 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.store.HazelcastMemberConfig;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.testsupport.Eventually;
 
 import java.io.IOException;
@@ -227,8 +228,7 @@ final class E2eCluster implements AutoCloseable {
 
     /** One V100-like card: 10 slots, {@code memMiB}, 100 cores, healthy, NUMA 0. */
     static GpuDevice gpu(String uuid, int index, int memMiB) {
-        return new GpuDevice(uuid, index, 10, memMiB, 100, "NVIDIA-Tesla V100-PCIE-32GB", 0, "hami-core", List.of(),
-                true);
+        return GpuFixtures.card(uuid).index(index).memMiB(memMiB).build();
     }
 
     /** Creates a node registered by the (simulated) device plugin and waits until the gateway schedules on it. */

@@ -24,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExpiredReservationTest {
 
     private static final String NS = "expired";
-    private static final long PAST_TTL_MILLIS = 1_300;
 
     @RegisterExtension
     static final E2eGateway GATEWAY = new E2eGateway("VGPU_RESERVATION_TTL", "1s");
@@ -41,7 +40,7 @@ class ExpiredReservationTest {
         String node = "expired-free";
         cluster.registeredNode(node, gpu("GPU-expired-free", 0, 32768));
         Pod p = filtered("free-pod", node);
-        E2eCluster.sleep(PAST_TTL_MILLIS);
+        pastTheReservationDeadline(node, p);
 
         assertThat(cluster.bind(p, node).body()).isEqualTo("{\"Error\":\"\"}");
 
@@ -55,7 +54,7 @@ class ExpiredReservationTest {
         String node = "expired-taken";
         cluster.registeredNode(node, gpu("GPU-expired-taken", 0, 32768));
         Pod p = filtered("late-pod", node);
-        E2eCluster.sleep(PAST_TTL_MILLIS);
+        pastTheReservationDeadline(node, p);
         // meanwhile another scheduler's pod was bound to the same card (the informers charge it as a fact)
         Pod other = E2eCluster.pod(NS, "other-pod", "20000").editMetadata()
                 .addToAnnotations(Map.of(HamiAnnotations.VGPU_NODE, node,
@@ -75,6 +74,14 @@ class ExpiredReservationTest {
         assertThat(cluster.nodeLock(node)).isNull();
         assertThat(cluster.pod(p).getSpec().getNodeName()).isNull();
         assertThat(cluster.api().bindings(NS)).noneMatch(b -> b.pod().equals("late-pod"));
+    }
+
+    /** Waits until the deadline the gateway gave the pod's reservation has passed (the gateway reads this clock). */
+    private static void pastTheReservationDeadline(String node, Pod p) {
+        PodCharge charge = cluster.nodeState(node).charge(p.getMetadata().getUid());
+        assertThat(charge).isInstanceOf(PodCharge.Reserved.class);
+        long deadline = ((PodCharge.Reserved) charge).deadlineMillis();
+        cluster.eventually("the reservation's deadline has passed", () -> System.currentTimeMillis() > deadline);
     }
 
     private static Pod filtered(String name, String node) {

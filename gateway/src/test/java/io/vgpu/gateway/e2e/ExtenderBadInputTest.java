@@ -76,7 +76,8 @@ class ExtenderBadInputTest {
                 named("corrupted register annotation", c -> {
                     String corrupt = c.node() + "-corrupt";
                     cluster.createNode(corrupt, "[{\"id\":\"GPU-x\",\"count\":\"ten\"", 1);
-                    E2eCluster.sleep(300); // the informer has had its chance to register it (it must not)
+                    // a node created after it registers: the informer has handled the corrupt one (in order)
+                    cluster.registeredNode(corrupt + "-after", gpu("GPU-" + corrupt + "-after", 0, 32768));
                     return cluster.filterBody(c.admit("p"), corrupt, c.node());
                 }, c -> "{\"Nodes\":null,\"NodeNames\":[\"" + c.node() + "\"],\"FailedNodes\":null,"
                         + "\"FailedAndUnresolvableNodes\":null,\"Error\":\"\"}", List.of("p")),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.kube.MockApiServer;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.model.PodCharge;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -103,7 +104,9 @@ class ExtenderEndToEndTest {
         Pod c = cluster.admit(ns, "pod-c", "10000");
         assertThat(cluster.filter(c, node).json().path("NodeNames")).containsExactly(text(node));
         CompletableFuture<E2eCluster.Reply> waiting = cluster.bindAsync(c, node);
-        E2eCluster.sleep(700);
+        // the bind confirms the reservation, then takes the lock: once confirmed, it is at the lock pod-b holds
+        cluster.eventually("pod-c's reservation is confirmed", () ->
+                cluster.nodeState(node).charge(c.getMetadata().getUid()) instanceof PodCharge.Bound);
         assertThat(waiting).isNotDone();
         assertThat(cluster.pod(c).getSpec().getNodeName()).isNull();
         cluster.pluginAllocates(node, b);

@@ -16,6 +16,7 @@ import io.vgpu.state.model.MigPlacement;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -34,7 +35,7 @@ class HamiSchedulerCollectorTest {
     }
 
     private static String scrape(ClusterState state) {
-        GpuDevice card = new GpuDevice("GPU-a", 1, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        GpuDevice card = GpuFixtures.card("GPU-a").index(1).memMiB(8000).type("NVIDIA A100").build();
         state.registerNode(new NodeInventory("node1", List.of(card), Map.of(), Map.of()));
         state.reserve("node1", new PodRef("uid-1", "team", "pod-1"),
                 new PodAllocation(List.of(List.of(new ContainerDevice(1, "GPU-a", "NVIDIA", 3000, 30))), 0), 0, 60_000);
@@ -95,7 +96,8 @@ class HamiSchedulerCollectorTest {
     }
 
     private static String scrapeWithPods(ClusterState state, List<ObservedPod> pods) {
-        GpuDevice card = new GpuDevice("GPU-a", 1, 7, 40960, 100, "NVIDIA A100", 0, "mig", List.of(), true);
+        GpuDevice card = GpuFixtures.card("GPU-a").index(1).slots(7).memMiB(40960).type("NVIDIA A100").mode("mig")
+                .build();
         state.registerNode(new NodeInventory("node1", List.of(card), Map.of(), Map.of()));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.getPrometheusRegistry().register(new HamiSchedulerCollector(state,

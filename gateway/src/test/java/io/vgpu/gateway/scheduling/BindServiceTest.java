@@ -17,10 +17,9 @@ import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeLockCodec;
 import io.vgpu.state.model.ContainerDevice;
-import io.vgpu.state.model.GpuDevice;
-import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,10 +59,9 @@ class BindServiceTest {
     @BeforeEach
     void registerNode() {
         vertx = Vertx.vertx();
-        state.registerNode(new NodeInventory(NODE, List.of(new GpuDevice("GPU-a", 0, 10, 32768, 100, "NVIDIA-V100", 0,
-                "hami-core", List.of(), true)), Map.of(), Map.of()));
-        state.registerNode(new NodeInventory("node-b", List.of(new GpuDevice("GPU-b", 0, 10, 32768, 100,
-                "NVIDIA-V100", 0, "hami-core", List.of(), true)), Map.of(), Map.of()));
+        state.registerNode(GpuFixtures.node(NODE, GpuFixtures.card("GPU-a").memMiB(32768).type("NVIDIA-V100").build()));
+        state.registerNode(GpuFixtures.node("node-b",
+                GpuFixtures.card("GPU-b").memMiB(32768).type("NVIDIA-V100").build()));
     }
 
     @AfterEach

@@ -13,6 +13,7 @@ import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -34,7 +35,7 @@ final class FilterFixtures {
 
     /** A HAMi-core card of {@code memMiB} MiB, 10 slots, 100 cores. */
     static GpuDevice card(String uuid, int index, int memMiB, String model) {
-        return new GpuDevice(uuid, index, 10, memMiB, 100, model, 0, "hami-core", List.of(), true);
+        return GpuFixtures.card(uuid).index(index).memMiB(memMiB).type(model).build();
     }
 
     /** An in-process state with {@link #NODE} registered with {@code cards}. */

@@ -7,6 +7,7 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** An informer cache that holds fixed lists of nodes and pods; synced unless told otherwise. */
 final class ListedCache implements ClusterCache {
@@ -14,6 +15,7 @@ final class ListedCache implements ClusterCache {
     private final List<NodeObservation> nodeList;
     private final List<ObservedPod> podList;
     private volatile boolean synced = true;
+    private final AtomicInteger syncChecks = new AtomicInteger();
 
     ListedCache(List<NodeObservation> nodeList, List<ObservedPod> podList) {
         this.nodeList = List.copyOf(nodeList);
@@ -23,6 +25,11 @@ final class ListedCache implements ClusterCache {
     /** Whether the informers have listed. */
     void synced(boolean value) {
         synced = value;
+    }
+
+    /** How often a caller has asked {@link #hasSynced}: a waiter that asked twice has come back once. */
+    int syncChecks() {
+        return syncChecks.get();
     }
 
     @Override
@@ -47,6 +54,7 @@ final class ListedCache implements ClusterCache {
 
     @Override
     public boolean hasSynced() {
+        syncChecks.incrementAndGet();
         return synced;
     }
 }

@@ -20,6 +20,7 @@ import io.vgpu.state.model.PodRef;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -232,7 +233,7 @@ class StateIngestMoveTest {
     }
 
     private static GpuDevice gpu(String node) {
-        return new GpuDevice("GPU-" + node, 0, 10, 24_000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        return GpuFixtures.card("GPU-" + node).memMiB(24_000).type("NVIDIA A100").build();
     }
 
     private static PodAllocation allocation(String node) {

@@ -20,11 +20,14 @@ import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.fixtures.GpuFixtures;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -42,8 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StateIngestTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-    private static final GpuDevice GPU = new GpuDevice("GPU-0", 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core",
-            List.of(), true);
+    private static final GpuDevice GPU = GpuFixtures.card("GPU-0").memMiB(8000).type("NVIDIA A100").build();
 
     private final InMemoryClusterState state = new InMemoryClusterState();
     private final StateIngest ingest = ingestReading(new Writes(Set.of()));
@@ -136,13 +138,14 @@ class StateIngestTest {
     }
 
     @Test
-    void aResyncWaitsUntilTheInformersHaveListed() throws Exception {
+    void aResyncWaitsUntilTheInformersHaveListed() {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
         cache.synced(false);
 
         CompletionStage<Void> resync = ingestReading(new Writes(Set.of(), cache.pods().stream().toList()))
                 .resync("n1"::equals, cache);
-        Thread.sleep(400);
+        // the resync has looked at the unsynced cache, waited and looked again: it has had its chance to apply
+        Eventually.within(Duration.ofSeconds(5), "a second sync check", () -> cache.syncChecks() >= 2);
 
         assertThat(resync.toCompletableFuture()).isNotDone();
         assertThat(state.nodeState("n1")).isNull();

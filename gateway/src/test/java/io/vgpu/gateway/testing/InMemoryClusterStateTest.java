@@ -12,6 +12,7 @@ import io.vgpu.state.model.QuotaLimits;
 import io.vgpu.state.model.QuotaOutcome;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,8 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class InMemoryClusterStateTest {
 
-    private static final GpuDevice CARD = new GpuDevice("g0", 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core",
-            List.of(), true);
+    private static final GpuDevice CARD = GpuFixtures.card("g0").memMiB(8000).type("NVIDIA A100").build();
 
     private static PodAllocation slice(int mem) {
         return new PodAllocation(List.of(List.of(new ContainerDevice(0, "g0", "NVIDIA", mem, 0))), 0);

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static io.vgpu.state.codec.GpuDeviceFixtures.gpu;
+import static io.vgpu.state.model.fixtures.GpuFixtures.card;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
@@ -24,14 +24,14 @@ class LegacyNodeDevicesTest {
                 P4 + ",10,7680,100,NVIDIA-Tesla P4,0,true:GPU-b,5,100,50,T,1,false,3,mig:").value();
 
         assertThat(devices).containsExactly(
-                gpu(P4).count(10).devmem(7680).devcore(100).type("NVIDIA-Tesla P4").build(),
-                new GpuDevice("GPU-b", 3, 5, 100, 50, "T", 1, "mig", List.of(), false));
+                card(P4).slots(10).memMiB(7680).cores(100).type("NVIDIA-Tesla P4").build(),
+                card("GPU-b").index(3).slots(5).memMiB(100).cores(50).type("T").numa(1).mode("mig").unhealthy().build());
     }
 
     @Test
     void encodesNineFieldsPerDeviceAndRoundTrips() {
-        List<GpuDevice> devices = List.of(gpu("GPU-a").type("NVIDIA-Tesla P4").devmem(7680).build(),
-                gpu("GPU-b").index(1).numa(1).unhealthy().build());
+        List<GpuDevice> devices = List.of(card("GPU-a").type("NVIDIA-Tesla P4").memMiB(7680).build(),
+                card("GPU-b").index(1).numa(1).unhealthy().build());
 
         String encoded = NodeRegisterCodec.encodeLegacy(devices);
 

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static io.vgpu.state.codec.GpuDeviceFixtures.gpu;
+import static io.vgpu.state.model.fixtures.GpuFixtures.card;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
@@ -26,8 +26,8 @@ class NodeRegisterCodecTest {
     @Test
     void encodesTheWorkedExampleOfTheSpecByteForByte() {
         List<GpuDevice> devices = List.of(
-                gpu("GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec").count(10).devmem(32768).build(),
-                gpu("GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448").index(1).count(10).devmem(32768).build());
+                card("GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec").slots(10).memMiB(32768).build(),
+                card("GPU-0fc3eda5-e98b-a25b-5b0d-cf5c855d1448").index(1).slots(10).memMiB(32768).build());
 
         assertThat(NodeRegisterCodec.encode(devices)).isEqualTo(
                 "[{\"id\":\"GPU-00552014-5c87-89ac-b1a6-7b53aa24b0ec\",\"count\":10,\"devmem\":32768,\"devcore\":100,"
@@ -46,7 +46,7 @@ class NodeRegisterCodecTest {
 
     @Test
     void writesMigProfilesInFieldOrderBeforeHealth() {
-        GpuDevice mig = gpu("GPU-a").numa(1).mode("mig").profile(PROFILE).build();
+        GpuDevice mig = card("GPU-a").numa(1).mode("mig").profile(PROFILE).build();
 
         assertThat(NodeRegisterCodec.encode(List.of(mig))).isEqualTo(
                 "[{\"id\":\"GPU-a\",\"count\":10,\"devmem\":8192,\"devcore\":100,\"type\":\"NVIDIA-Tesla V100-PCIE-32GB\","
@@ -62,7 +62,7 @@ class NodeRegisterCodecTest {
 
     @Test
     void escapesStringsLikeGo() {
-        GpuDevice odd = gpu("GPU-<1>&\"").build();
+        GpuDevice odd = card("GPU-<1>&\"").build();
 
         assertThat(NodeRegisterCodec.encode(List.of(odd))).startsWith("[{\"id\":\"GPU-\\u003c1\\u003e\\u0026\\\"\"");
     }
@@ -70,9 +70,9 @@ class NodeRegisterCodecTest {
     @Test
     void encodeThenDecodeGivesTheDevicesBack() {
         List<GpuDevice> devices = List.of(
-                gpu("GPU-0").build(),
-                gpu("GPU-1").index(1).numa(1).unhealthy().build(),
-                gpu("GPU-2").index(2).mode("mig").devcore(100).profile(PROFILE).build());
+                card("GPU-0").build(),
+                card("GPU-1").index(1).numa(1).unhealthy().build(),
+                card("GPU-2").index(2).mode("mig").cores(100).profile(PROFILE).build());
 
         assertThat(NodeRegisterCodec.decode(NodeRegisterCodec.encode(devices)).value()).isEqualTo(devices);
     }

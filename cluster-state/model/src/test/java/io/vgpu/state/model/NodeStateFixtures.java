@@ -1,5 +1,7 @@
 package io.vgpu.state.model;
 
+import io.vgpu.state.model.fixtures.GpuFixtures;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +35,7 @@ final class NodeStateFixtures {
     }
 
     static GpuDevice gpu(String id, int mem, boolean healthy) {
-        return new GpuDevice(id, 0, 10, mem, 100, "NVIDIA A100", 0, "hami-core", List.of(), healthy);
+        return GpuFixtures.card(id).memMiB(mem).type("NVIDIA A100").health(healthy).build();
     }
 
     /** One container holding {@code mem} MiB and no cores on {@code uuid}. */

@@ -1,5 +1,6 @@
 package io.vgpu.state.model;
 
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -41,8 +42,8 @@ class UsageAccountingTest {
 
     @Test
     void nodeUsageIgnoresUnknownDevicesAndKeepsRegistrationOrder() {
-        GpuDevice second = new GpuDevice("g2", 1, 10, 1024, 100, "NVIDIA", 0, "hami-core", List.of(), true);
-        GpuDevice first = new GpuDevice("g1", 0, 10, 1024, 100, "NVIDIA", 0, "hami-core", List.of(), true);
+        GpuDevice second = GpuFixtures.card("g2").index(1).memMiB(1024).type("NVIDIA").build();
+        GpuDevice first = GpuFixtures.card("g1").memMiB(1024).type("NVIDIA").build();
         List<DeviceUsage> usage = UsageAccounting.nodeUsage(List.of(second, first), List.of(
                 List.of(new DeviceGrant("g1", Vendor.NVIDIA, 100, 10, 2), new DeviceGrant("stale", Vendor.NVIDIA, 9, 9, 1)),
                 List.of(new DeviceGrant("g1", Vendor.NVIDIA, 100, 10, 0))));

@@ -17,13 +17,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
 import static io.vgpu.state.store.StoreFixtures.clusterOf;
-import static io.vgpu.state.store.StoreFixtures.eventually;
 import static io.vgpu.state.store.StoreFixtures.failure;
 import static io.vgpu.state.store.StoreFixtures.gpu;
 import static io.vgpu.state.store.StoreFixtures.inventory;
 import static io.vgpu.state.store.StoreFixtures.join;
 import static io.vgpu.state.store.StoreFixtures.pod;
 import static io.vgpu.state.store.StoreFixtures.slice;
+import static io.vgpu.testsupport.Eventually.passes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,7 +55,7 @@ class FailoverTest {
             owner.member().getLifecycleService().terminate();
 
             HazelcastClusterState survivor = survivors.get(0);
-            eventually(CONVERGE, () -> assertThat(survivor.member().getCluster().getMembers()).hasSize(2));
+            passes(CONVERGE, () -> assertThat(survivor.member().getCluster().getMembers()).hasSize(2));
             // the authoritative value survived: its charge still blocks capacity, its lock still holds
             assertThat(join(survivor.reserve("n1", pod("b"), slice("g0", 5000), 1, 1000)))
                     .isEqualTo(new ReserveOutcome.Refused());
@@ -64,10 +64,10 @@ class FailoverTest {
             NodeState stored = survivor.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
             assertThat(stored.charges()).containsOnlyKeys("a");
             assertThat(stored.lock().name()).isEqualTo("pod-a");
-            eventually(CONVERGE, () -> survivors.forEach(s -> assertThat(s.nodeState("n1")).isEqualTo(stored)));
+            passes(CONVERGE, () -> survivors.forEach(s -> assertThat(s.nodeState("n1")).isEqualTo(stored)));
             // the new owner is told to re-ingest n1: events for it may have been dropped during the hand-over
             HazelcastClusterState newOwner = ownerOf("n1", survivors);
-            eventually(CONVERGE, () -> assertThat(resyncs.get(newOwner)).anyMatch(keys -> keys.test("n1")));
+            passes(CONVERGE, () -> assertThat(resyncs.get(newOwner)).anyMatch(keys -> keys.test("n1")));
             survivors.stream().filter(s -> s != newOwner).forEach(s ->
                     assertThat(resyncs.get(s)).noneMatch(keys -> keys.test("n1")));
         } finally {

@@ -24,12 +24,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.state.store.StoreFixtures.clusterOf;
-import static io.vgpu.state.store.StoreFixtures.eventually;
 import static io.vgpu.state.store.StoreFixtures.gpu;
 import static io.vgpu.state.store.StoreFixtures.inventory;
 import static io.vgpu.state.store.StoreFixtures.join;
 import static io.vgpu.state.store.StoreFixtures.pod;
 import static io.vgpu.state.store.StoreFixtures.slice;
+import static io.vgpu.testsupport.Eventually.passes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -115,16 +115,16 @@ class HazelcastClusterStateTest {
         join(replica(0).registerNode(inventory("expiry", gpu("g0", 10, 8000))));
         join(replica(1).reserve("expiry", pod("a"), slice("g0", 2000), 0, 50));
         join(replica(2).observeBound("expiry", pod("b"), slice("g0", 1000)));
-        eventually(CONVERGE, () -> replicas.forEach(r ->
+        passes(CONVERGE, () -> replicas.forEach(r ->
                 assertThat(r.nodeState("expiry")).isEqualTo(stored("expiry"))));
 
         int dropped = replicas.stream().mapToInt(r -> join(r.sweepExpired(100))).sum();
 
         assertThat(dropped).isEqualTo(1);
         assertThat(stored("expiry").charges()).containsOnlyKeys("b");
-        eventually(CONVERGE, () -> replicas.forEach(r ->
+        passes(CONVERGE, () -> replicas.forEach(r ->
                 assertThat(r.node("expiry").devices().get(0).usedmem()).isEqualTo(1000)));
-        eventually(CONVERGE, () -> assertThat(join(replica(0).podNode("a"))).isEmpty());
+        passes(CONVERGE, () -> assertThat(join(replica(0).podNode("a"))).isEmpty());
     }
 
     @Test
@@ -171,7 +171,7 @@ class HazelcastClusterStateTest {
         join(replica(1).release("snap", "s3"));
         join(replica(2).lockNode("snap", "ns", "pod-s0", 0, 1000));
 
-        eventually(CONVERGE, () -> replicas.forEach(r -> {
+        passes(CONVERGE, () -> replicas.forEach(r -> {
             assertThat(r.nodeState("snap")).isEqualTo(stored("snap"));
             assertThat(r.node("snap")).isEqualTo(stored("snap").view());
         }));
@@ -208,12 +208,12 @@ class HazelcastClusterStateTest {
         join(replica(0).registerNode(inventory("old", gpu("g0", 10, 8000))));
         join(replica(0).registerNode(inventory("new", gpu("g0", 10, 8000))));
         join(replica(1).reserve("old", pod("mover"), slice("g0", 4000), 0, 1000));
-        eventually(CONVERGE, () -> assertThat(join(replica(2).podNode("mover"))).contains("old"));
+        passes(CONVERGE, () -> assertThat(join(replica(2).podNode("mover"))).contains("old"));
 
         // nobody releases the old entry explicitly (the filter that moved the pod may not know where it was)
         assertThat(join(replica(2).reserve("new", pod("mover"), slice("g0", 4000), 10, 1000)).isReserved()).isTrue();
 
-        eventually(CONVERGE, () -> {
+        passes(CONVERGE, () -> {
             assertThat(join(replica(0).podNode("mover"))).contains("new");
             assertThat(stored("old").charges()).isEmpty();
             assertThat(stored("new").charges()).containsOnlyKeys("mover");
@@ -225,13 +225,13 @@ class HazelcastClusterStateTest {
         join(replica(0).registerNode(inventory("was", gpu("g0", 10, 8000))));
         join(replica(0).registerNode(inventory("is", gpu("g0", 10, 8000))));
         join(replica(1).reserve("was", pod("rebound"), slice("g0", 4000), 0, 1000));
-        eventually(CONVERGE, () -> assertThat(join(replica(2).podNode("rebound"))).contains("was"));
+        passes(CONVERGE, () -> assertThat(join(replica(2).podNode("rebound"))).contains("was"));
 
         // the bind on "is" finds no reservation there and re-reserves the pod's recorded allocation
         assertThat(join(replica(2).confirm("is", pod("rebound"), slice("g0", 4000), 10)))
                 .isEqualTo(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RE_RESERVED));
 
-        eventually(CONVERGE, () -> {
+        passes(CONVERGE, () -> {
             assertThat(stored("was").charges()).isEmpty();
             assertThat(stored("is").charges()).containsOnlyKeys("rebound");
         });
@@ -253,7 +253,7 @@ class HazelcastClusterStateTest {
 
         assertThat(reserved).hasSize(10);
         assertThat(join(replica(1).releaseQuota("team", reserved.get(0)))).isTrue();
-        eventually(CONVERGE, () -> replicas.forEach(r ->
+        passes(CONVERGE, () -> replicas.forEach(r ->
                 assertThat(r.quota("team").memory().used()).isEqualTo(9000)));
         assertThat(join(replica(2).reserveQuota("team", "late", 20_000, 0, 0, 1000)))
                 .isEqualTo(new QuotaOutcome.Exceeded(true, false));
@@ -270,11 +270,11 @@ class HazelcastClusterStateTest {
         assertThat(join(replica(2).removeNode("gone"))).isTrue();
         assertThat(join(replica(2).removeNode("gone"))).isFalse();
 
-        eventually(CONVERGE, () -> replicas.forEach(r -> {
+        passes(CONVERGE, () -> replicas.forEach(r -> {
             assertThat(r.node("gone")).isNull();
             assertThat(r.nodeState("gone")).isNull();
         }));
-        eventually(CONVERGE, () -> assertThat(join(replica(0).podNode("a"))).isEmpty());
+        passes(CONVERGE, () -> assertThat(join(replica(0).podNode("a"))).isEmpty());
     }
 
     @Test

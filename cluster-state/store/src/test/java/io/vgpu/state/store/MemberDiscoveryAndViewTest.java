@@ -15,12 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import static io.vgpu.state.store.StoreFixtures.eventually;
 import static io.vgpu.state.store.StoreFixtures.gpu;
 import static io.vgpu.state.store.StoreFixtures.inventory;
 import static io.vgpu.state.store.StoreFixtures.join;
 import static io.vgpu.state.store.StoreFixtures.pod;
 import static io.vgpu.state.store.StoreFixtures.slice;
+import static io.vgpu.testsupport.Eventually.passes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -92,16 +92,16 @@ class MemberDiscoveryAndViewTest {
             HazelcastClusterState current = replicas.get(0);
             HazelcastClusterState lagging = replicas.get(1);
             join(current.registerNode(inventory("n1", gpu("g0", 10, 8000))));
-            eventually(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
+            passes(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
             assertThat(lagging.node("n1")).as("not before its feed runs the event").isNull();
-            eventually(Duration.ofSeconds(10), () -> {
+            passes(Duration.ofSeconds(10), () -> {
                 feed.runHeld();
                 assertThat(lagging.node("n1")).isNotNull();
             });
 
             assertThat(join(current.reserve("n1", pod("a"), slice("g0", 6000), 0, Long.MAX_VALUE)).isReserved())
                     .isTrue();
-            eventually(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
+            passes(Duration.ofSeconds(10), () -> assertThat(feed.held()).isPositive());
 
             // the lagging replica still sees an idle card: deciding on it, it would over-commit ...
             assertThat(lagging.nodeState("n1").charges()).isEmpty();

@@ -24,12 +24,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import static io.vgpu.state.store.StoreFixtures.eventually;
 import static io.vgpu.state.store.StoreFixtures.gpu;
 import static io.vgpu.state.store.StoreFixtures.inventory;
 import static io.vgpu.state.store.StoreFixtures.join;
 import static io.vgpu.state.store.StoreFixtures.pod;
 import static io.vgpu.state.store.StoreFixtures.slice;
+import static io.vgpu.testsupport.Eventually.passes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -72,8 +72,8 @@ class SplitBrainTest {
             assertThat(unavailableAtAll(minority.reserve(owned, pod("window"), slice("g0", 1000), 0,
                     Long.MAX_VALUE))).isTrue();
 
-            eventually(DETECT, () -> assertThat(a.member().getCluster().getMembers()).hasSize(2));
-            eventually(DETECT, () -> assertThat(unavailable(minority.reserve("n2", pod("minority"), slice("g0", 1000),
+            passes(DETECT, () -> assertThat(a.member().getCluster().getMembers()).hasSize(2));
+            passes(DETECT, () -> assertThat(unavailable(minority.reserve("n2", pod("minority"), slice("g0", 1000),
                     0, Long.MAX_VALUE))).isTrue());
             // the majority keeps scheduling on every node, including those whose owner was the isolated member
             assertThat(join(a.reserve("n1", pod("majority-1"), slice("g0", 1000), 0, Long.MAX_VALUE)).isReserved())
@@ -85,9 +85,9 @@ class SplitBrainTest {
 
             network.heal();
 
-            eventually(Duration.ofSeconds(60), () -> replicas.forEach(r ->
+            passes(Duration.ofSeconds(60), () -> replicas.forEach(r ->
                     assertThat(r.member().getCluster().getMembers()).hasSize(3)));
-            eventually(DETECT, () -> assertThat(join(minority.reserve("n2", pod("after"), slice("g0", 1000), 0,
+            passes(DETECT, () -> assertThat(join(minority.reserve("n2", pod("after"), slice("g0", 1000), 0,
                     Long.MAX_VALUE)).isReserved()).isTrue());
             NodeState n1 = a.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
             NodeState n2 = a.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n2");
@@ -99,7 +99,7 @@ class SplitBrainTest {
                     .isEqualTo(new ReserveOutcome.Refused());
             // n1 has not changed since the merge: the former minority's local view (what its /filter scores on)
             // still learned what the majority did while they were apart
-            eventually(DETECT, () -> assertThat(minority.nodeState("n1").charges())
+            passes(DETECT, () -> assertThat(minority.nodeState("n1").charges())
                     .containsOnlyKeys("before", "majority-1"));
         } finally {
             StoreFixtures.terminate(replicas);
@@ -134,10 +134,10 @@ class SplitBrainTest {
             network.heal();
 
             // well within Hazelcast's default of 300 s before the first merge
-            eventually(Duration.ofSeconds(HazelcastMemberConfig.MERGE_CHECK_SECONDS * 6L), () -> replicas.forEach(
+            passes(Duration.ofSeconds(HazelcastMemberConfig.MERGE_CHECK_SECONDS * 6L), () -> replicas.forEach(
                     r -> assertThat(r.member().getCluster().getMembers()).hasSize(3)));
             lone.ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            eventually(DETECT, () -> assertThat(lone.node("n1")).isNotNull());
+            passes(DETECT, () -> assertThat(lone.node("n1")).isNotNull());
             assertThat(join(lone.reserve("n1", pod("after"), slice("g0", 1000), 0, Long.MAX_VALUE)).isReserved())
                     .isTrue();
         } finally {

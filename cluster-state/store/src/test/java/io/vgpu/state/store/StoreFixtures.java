@@ -9,6 +9,7 @@ import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.Vendor;
+import io.vgpu.testsupport.Eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -86,7 +87,7 @@ final class StoreFixtures {
     }
 
     static void awaitFormed(List<HazelcastClusterState> states) {
-        eventually(Duration.ofSeconds(30), () -> states.forEach(s -> {
+        Eventually.passes(Duration.ofSeconds(30), () -> states.forEach(s -> {
             assertThat(s.member().getCluster().getMembers()).hasSize(states.size());
             assertThat(s.member().getPartitionService().isClusterSafe()).isTrue();
         }));
@@ -136,27 +137,6 @@ final class StoreFixtures {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
-        }
-    }
-
-    /** Retries {@code assertion} until it passes or {@code timeout} elapses (then its last failure is thrown). */
-    static void eventually(Duration timeout, Runnable assertion) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                assertion.run();
-                return;
-            } catch (AssertionError e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
         }
     }
 

@@ -9,6 +9,7 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.model.DeviceUsage;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -28,7 +29,7 @@ class FilterDeciderTest {
     }
 
     private static NodeView node(String name, int usedMem) {
-        GpuDevice card = new GpuDevice("GPU-" + name, 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        GpuDevice card = GpuFixtures.card("GPU-" + name).memMiB(8000).type("NVIDIA A100").build();
         return new NodeView(name, List.of(DeviceUsage.idle(card).plus(usedMem > 0 ? 1 : 0, usedMem, 0)), Map.of(),
                 Map.of());
     }
@@ -86,7 +87,7 @@ class FilterDeciderTest {
 
     @Test
     void simulationModeUsesOnlyTheNodeAnnotations() {
-        GpuDevice card = new GpuDevice("GPU-x", 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        GpuDevice card = GpuFixtures.card("GPU-x").memMiB(8000).type("NVIDIA A100").build();
         Map<String, Map<String, String>> request = new LinkedHashMap<>();
         request.put("template", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(List.of(card))));
         request.put("bare", Map.of());

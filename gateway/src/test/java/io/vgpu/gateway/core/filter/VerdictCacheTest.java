@@ -16,6 +16,7 @@ import io.vgpu.state.model.MigPlacement;
 import io.vgpu.state.model.MigProfile;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.Vendor;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -252,7 +253,7 @@ class VerdictCacheTest {
     }
 
     private static NodeView node(String name, int usedMem) {
-        GpuDevice card = new GpuDevice("GPU-" + name, 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core", List.of(), true);
+        GpuDevice card = GpuFixtures.card("GPU-" + name).memMiB(8000).type("NVIDIA A100").build();
         return new NodeView(name, List.of(DeviceUsage.idle(card).plus(usedMem > 0 ? 1 : 0, usedMem, 0)), Map.of(),
                 Map.of());
     }
@@ -269,8 +270,11 @@ class VerdictCacheTest {
                             new MigPlacement(2, 1), new MigPlacement(3, 1))),
                     new MigProfile("2g.20gb", 20_000, 28, 2, List.of(new MigPlacement(0, 2), new MigPlacement(2, 2))))
                     : List.of();
-            GpuDevice card = new GpuDevice("GPU-" + name + "-" + i, i, 4 + rnd.nextInt(8), 40_000 + rnd.nextInt(4) * 20_000,
-                    100, type, i * 2 / Math.max(cards, 1), mig ? "mig" : "hami-core", profiles, rnd.nextInt(15) != 0);
+            GpuFixtures.Card builder = GpuFixtures.card("GPU-" + name + "-" + i).index(i).slots(4 + rnd.nextInt(8))
+                    .memMiB(40_000 + rnd.nextInt(4) * 20_000).type(type).numa(i * 2 / Math.max(cards, 1))
+                    .mode(mig ? "mig" : "hami-core").health(rnd.nextInt(15) != 0);
+            profiles.forEach(builder::profile);
+            GpuDevice card = builder.build();
             devices.add(load(rnd, DeviceUsage.idle(card)));
             Map<String, Integer> row = new LinkedHashMap<>();
             for (int j = 0; j < cards; j++) {
