@@ -51,6 +51,7 @@ final class DraRun {
     private final DraAllocator allocator;
     private final RequestDeriver requests;
     private final String nodePolicy;
+    private final DraWrites writes;
     private final Map<String, ResourceClaimTemplate> templates = new HashMap<>();
     private final Map<String, Pod> pods = new LinkedHashMap<>();
     /** Namespace and name of every claim created, deleted or not. */
@@ -59,6 +60,18 @@ final class DraRun {
     private long names;
 
     DraRun(List<SyntheticNode> nodes, RequestDeriver requests, String nodePolicy) {
+        this(nodes, requests, nodePolicy, DraWrites.NONE);
+    }
+
+    /**
+     * @param nodes      the nodes (their GPUs as their register annotations describe them; in DRA mode they publish
+     *                   slices instead)
+     * @param requests   how HAMi requests are read
+     * @param nodePolicy binpack or spread
+     * @param writes     where the objects go besides this run's own view (the slices and class at once)
+     */
+    DraRun(List<SyntheticNode> nodes, RequestDeriver requests, String nodePolicy, DraWrites writes) {
+        this.writes = writes;
         this.cluster = DraCluster.of(nodes);
         this.requests = requests;
         this.nodePolicy = nodePolicy;
@@ -66,6 +79,7 @@ final class DraRun {
                 Clock.systemUTC());
         allocator.putClass(DraCluster.deviceClass());
         cluster.slices().forEach(allocator::putSlice);
+        writes.published(cluster.slices(), DraCluster.deviceClass());
     }
 
     /** The outcome of one pod: bound to a node with its claims, or not placed and why. */
@@ -89,10 +103,14 @@ final class DraRun {
         if (!(translated instanceof DraTranslation.Result.Translated t)) {
             return new Placement.NotPlaced("no GPU requested");
         }
-        ResourceClaimTemplate template = templates.computeIfAbsent(admitted.namespace() + "/" + t.templateName(),
-                k -> new ResourceClaimTemplateBuilder().withNewMetadata().withName(t.templateName())
-                        .withNamespace(admitted.namespace()).endMetadata().withNewSpec().withSpec(t.spec()).endSpec()
-                        .build());
+        String templateKey = admitted.namespace() + "/" + t.templateName();
+        ResourceClaimTemplate template = templates.get(templateKey);
+        if (template == null) {
+            template = new ResourceClaimTemplateBuilder().withNewMetadata().withName(t.templateName())
+                    .withNamespace(admitted.namespace()).endMetadata().withNewSpec().withSpec(t.spec()).endSpec().build();
+            templates.put(templateKey, template);
+            writes.template(template);
+        }
         Pod pod = pod(admitted, t);
         PodResourceClaim entry = pod.getSpec().getResourceClaims().get(0);
         ResourceClaim claim = ClaimController.claimFor(pod, entry, template, () -> String.format("%05d", names++ % 100_000));
@@ -100,6 +118,7 @@ final class DraRun {
         created.add(new String[] {claim.getMetadata().getNamespace(), claim.getMetadata().getName()});
         pod = ClaimController.withClaimStatus(pod, entry.getName(), claim.getMetadata().getName());
         pods.put(key(pod), pod);
+        writes.created(pod, claim);
         return schedule(pod);
     }
 
@@ -141,11 +160,15 @@ final class DraRun {
     /** Reserve, PreBind (the claims written), Bind. */
     private Placement bind(Pod pod, String node, AllocationOutcome.Allocated allocated) {
         allocator.reserve(pod, allocated);
+        List<ResourceClaim> written = new ArrayList<>();
         for (ClaimAllocation c : allocated.claims()) {
-            allocator.putClaim(c.allocatedFor(pod));
+            ResourceClaim claim = c.allocatedFor(pod);
+            allocator.putClaim(claim);
             cluster.account(c.allocation(), 1);
+            written.add(claim);
         }
         allocator.unreserve(pod);
+        written.forEach(c -> writes.bound(c, pod, node));
         Pod bound = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
         pods.put(key(bound), bound);
         return new Placement.Bound(bound, node, allocated.claims().size());
@@ -176,8 +199,10 @@ final class DraRun {
             }
             if (outcome instanceof ClaimDeallocation.Outcome.Deleted) {
                 allocator.removeClaim(namespace, status.getResourceClaimName());
+                writes.deleted(gone, claim.get(), true);
             } else if (outcome instanceof ClaimDeallocation.Outcome.Updated u) {
                 allocator.putClaim(u.claim());
+                writes.deleted(gone, u.claim(), false);
             }
         }
         return released;
