@@ -1,5 +1,8 @@
 package io.vgpu.simulate;
 
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
@@ -21,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -31,7 +35,8 @@ import java.util.function.IntConsumer;
  * pod's cycle does not wait for it (extender mode holds the node lock for that delay). The stream's time ends
  * when the last pod is bound, as in extender mode; the prepares still running then are awaited but not counted
  * (as extender mode awaits its device plugin). Neither mode includes kube-scheduler's own cycle (queueing,
- * the other plugins). Single driver thread; deterministic placements for a seed.
+ * the other plugins). Every object goes to a simulated API server of its own (slices, class, templates,
+ * claims, pods, allocations, bindings), blocking, as part of the cycle. Single driver thread; deterministic placements for a seed.
  */
 public final class DraSimulation {
 
@@ -67,14 +72,29 @@ public final class DraSimulation {
      * @param progress called with the number of pods done after each pod
      */
     public SimulationReport run(List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
-        return stream(new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy), workload, progress);
+        return withApiServer(writes -> stream(new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, writes),
+                workload, progress));
     }
 
     /** As {@link #run(List, List, IntConsumer)}, watched by a {@link ReportRecorder} for the HTML report. */
     public ReportRun run(String label, List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
-        DraRun run = new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy);
-        ReportRecorder recorder = new ReportRecorder(label, workload, run::views);
-        return recorder.finish(stream(run, workload, recorder.progress(progress, true)));
+        return withApiServer(writes -> {
+            DraRun run = new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, writes);
+            ReportRecorder recorder = new ReportRecorder(label, workload, run::views);
+            return recorder.finish(stream(run, workload, recorder.progress(progress, true)));
+        });
+    }
+
+    /**
+     * Runs {@code body} with its objects written to a fresh simulated API server, as kube-scheduler and the claim
+     * controller write theirs (the writes are part of each pod's cycle, as the gateway's are in extender mode).
+     */
+    private static <T> T withApiServer(Function<DraWrites, T> body) {
+        try (SimulatedApiServer api = SimulatedApiServer.start(0);
+             KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                     .withMasterUrl(api.url()).withRequestTimeout(30_000).build()).build()) {
+            return body.apply(DraWrites.to(client));
+        }
     }
 
     private SimulationReport stream(DraRun run, List<PodSpec> workload, IntConsumer progress) {

@@ -106,7 +106,8 @@ public final class ReportRunner {
                     + "allocated on each node by a stand-in for kube-scheduler's structured allocator (in-flight claims "
                     + "counted), the best node by the node policy (binpack: most GPU memory granted; spread: least), "
                     + "bound; the kubelet then spends --device-plugin-delay per claim in prepare, without a lock. "
-                    + "In-process, no HTTP and no API server; the GPU policy does not apply (first fit inside a node).");
+                    + "Objects are written to a simulated API server over HTTP, blocking, within the cycle; the allocator "
+                    + "runs in-process. The GPU policy does not apply (first fit inside a node).");
 
     /** The webhook decision both modes admit pods with. */
     static WebhookDecider webhook(NvidiaConfig nvidia) {

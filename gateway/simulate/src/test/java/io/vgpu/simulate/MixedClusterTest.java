@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * memory, cores or slots exceed its capacity, and no pod of one mode lands on a node of the other. Nothing is
  * deleted in the run, so what is granted at the end is the most that was ever granted.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS) // a hang guard: the cluster start alone took 60 s under a load average of 18
 class MixedClusterTest {
 
     private static final NvidiaConfig NVIDIA = NvidiaConfig.defaults();
@@ -80,6 +80,9 @@ class MixedClusterTest {
             assertThat(pluginReport.placed()).as("device-plugin pods placed").isGreaterThan(5);
             assertThat(bound).as("DRA pods bound").isGreaterThan(5);
             List<Pod> pods = running.client().pods().inAnyNamespace().list().getItems();
+            assertThat(pods.stream().filter(p -> p.getMetadata().getName().startsWith("dra-"))
+                    .filter(p -> p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()).count())
+                    .as("DRA pods bound through the binding subresource").isEqualTo(bound);
             Set<String> draNames = dra.stream().map(SyntheticNode::name).collect(Collectors.toSet());
             for (Pod pod : pods) {
                 String node = pod.getSpec().getNodeName();
