@@ -35,7 +35,7 @@ class GatewayEnvTest {
 
     /** Every setting the gateway knows. */
     static Set<String> knownKeys() {
-        return Stream.concat(GatewayConfig.KEYS.stream(), ClusterConfig.KEYS.stream()).map(ConfigKey::name)
+        return Stream.of(GatewayConfig.KEYS, ClusterConfig.KEYS, io.vgpu.gateway.DraSettings.KEYS).flatMap(List::stream).map(ConfigKey::name)
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -56,6 +56,7 @@ class GatewayEnvTest {
             EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
             GatewayConfig config = GatewayConfig.read(reader);
             ClusterConfig cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
+            io.vgpu.gateway.DraSettings.read(reader);
             reader.finish();
             return new Parsed(config, cluster, Pods.env(container));
         } catch (ConfigurationException e) {
@@ -69,7 +70,7 @@ class GatewayEnvTest {
         Set<String> vgpu = Pods.env(gateway(Helm.template(set))).keySet().stream()
                 .filter(k -> k.startsWith(GatewayConfig.PREFIX)).collect(Collectors.toCollection(TreeSet::new));
         assertThat(vgpu).as("VGPU_ variables of the gateway container").isNotEmpty();
-        assertThat(knownKeys()).as("the gateway's settings (GatewayConfig.KEYS + ClusterConfig.KEYS)").containsAll(vgpu);
+        assertThat(knownKeys()).as("the gateway's settings (GatewayConfig, ClusterConfig, DraSettings KEYS)").containsAll(vgpu);
     }
 
     @ParameterizedTest(name = "{0}")

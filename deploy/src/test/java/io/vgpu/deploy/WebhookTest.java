@@ -46,7 +46,8 @@ class WebhookTest {
         assertThat(texts(rule.path("resources"))).containsExactly("pods");
         assertThat(texts(rule.path("apiGroups"))).containsExactly("");
         assertThat(texts(rule.path("apiVersions"))).containsExactly("v1");
-        assertThat(w.path("sideEffects").asText()).isEqualTo("None");
+        assertThat(w.path("sideEffects").asText()).as("DRA pods may create a ResourceClaimTemplate, never on a dry run")
+                .isEqualTo("NoneOnDryRun");
         assertThat(texts(w.path("admissionReviewVersions"))).contains("v1");
         assertThat(w.path("timeoutSeconds").asInt()).isBetween(1, 30);
         JsonNode service = w.path("clientConfig").path("service");

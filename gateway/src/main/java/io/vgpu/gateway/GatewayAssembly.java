@@ -81,9 +81,10 @@ final class GatewayAssembly {
      * @param state     the shared cluster state, or null when Kubernetes is off
      * @param closer    stops informers, the client and the Hazelcast member (gracefully)
      * @param debugPages read-only pages ({@code /debug/state}), served where {@code VGPU_DEBUG_STATE} says
+     * @param dra       the cluster side of the webhook's DRA path, null when Kubernetes is off
      */
     record Parts(List<ApiRoute> routes, Readiness readiness, QuotaBook quotas, ClusterState state, Runnable closer,
-                 Map<String, Handler<RoutingContext>> debugPages) {
+                 Map<String, Handler<RoutingContext>> debugPages, DraWiring dra) {
     }
 
     /** Builds and starts the cluster side, or the webhook-only stand-ins when Kubernetes is off. */
@@ -95,7 +96,7 @@ final class GatewayAssembly {
         if (!cluster.kubernetes()) {
             LOG.warn("VGPU_KUBERNETES=false: /filter and /bind answer an error; the webhook works without quotas");
             return Future.succeededFuture(new Parts(disabledRoutes(config, metrics), Readiness.ALWAYS, quotas, null,
-                    () -> { }, Map.of()));
+                    () -> { }, Map.of(), null));
         }
         return vertx.executeBlocking(() -> HazelcastClusterState.start(cluster.store(), feeds.sharedState()))
                 // wiring builds the Kubernetes client: it reads the kubeconfig (and may run its exec plugin)
@@ -172,7 +173,10 @@ final class GatewayAssembly {
         long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
                 id -> ingest.resync(state::ownsNode, informers));
 
-        Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get));
+        // the quota tickets of DRA pods (issue 13 item 2) are wired here at merge; without them the DRA path is off
+        DraWiring dra = DraWiring.start(vertx, client, api, informers::nodes, null, clock);
+        Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get,
+                "namespaces", dra::ready));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
                 clock);
         Runnable closer = () -> {
@@ -180,6 +184,7 @@ final class GatewayAssembly {
             vertx.cancelTimer(sweeper);
             vertx.cancelTimer(handshakes);
             vertx.cancelTimer(vanished);
+            dra.close();
             informers.close();
             api.close();
             client.close();
@@ -195,7 +200,7 @@ final class GatewayAssembly {
         routes.add(route("/bind", config, metrics, new BindHandler(bind, metrics), ExtenderRejections.bind(
                 ExtenderReplies.MAX_BODY_BYTES, metrics)));
         return new Parts(routes, readiness, quotas, state, closer,
-                Map.of("/debug/state", debugState));
+                Map.of("/debug/state", debugState), dra);
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

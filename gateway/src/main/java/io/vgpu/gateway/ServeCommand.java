@@ -20,6 +20,8 @@ import io.vgpu.gateway.http.GatewayVerticle;
 import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
 import io.vgpu.gateway.http.MetricsVerticle;
+import io.vgpu.gateway.core.dra.DraConfig;
+import io.vgpu.gateway.webhook.DraAdmission;
 import io.vgpu.gateway.webhook.WebhookHandler;
 import io.vgpu.gateway.webhook.WebhookService;
 import io.vgpu.state.model.ClusterState;
@@ -81,10 +83,12 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         GatewayConfig config;
         ClusterConfig cluster;
+        DraConfig dra;
         try {
             EnvReader reader = new EnvReader(env, GatewayConfig.PREFIX);
             config = GatewayConfig.read(reader);
             cluster = ClusterConfig.read(reader, config == null ? "0.0.0.0" : config.bindAddress());
+            dra = DraSettings.read(reader);
             reader.finish();
         } catch (ConfigurationException e) {
             System.err.println(e.getMessage());
@@ -94,7 +98,7 @@ public final class ServeCommand implements Callable<Integer> {
         logHeap();
         Running running;
         try {
-            running = start(config, cluster, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
+            running = start(config, cluster, dra, feeds, new VertxOptions()).toCompletionStage().toCompletableFuture()
                     .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             LOG.error("vgpu-gateway could not start", e.getCause() == null ? e : e.getCause());
@@ -142,10 +146,15 @@ public final class ServeCommand implements Callable<Integer> {
      * blocked-thread checker with it).
      */
     static Future<Running> start(GatewayConfig config, ClusterConfig cluster, VertxOptions vertxOptions) {
-        return start(config, cluster, ViewFeeds.DIRECT, vertxOptions);
+        return start(config, cluster, DraConfig.DEFAULTS, ViewFeeds.DIRECT, vertxOptions);
     }
 
-    private static Future<Running> start(GatewayConfig config, ClusterConfig cluster, ViewFeeds feeds,
+    /** {@link #start(GatewayConfig, ClusterConfig)} with the webhook's DRA settings ({@link DraSettings}). */
+    public static Future<Running> start(GatewayConfig config, ClusterConfig cluster, DraConfig dra) {
+        return start(config, cluster, dra, ViewFeeds.DIRECT, new VertxOptions());
+    }
+
+    private static Future<Running> start(GatewayConfig config, ClusterConfig cluster, DraConfig dra, ViewFeeds feeds,
                                          VertxOptions vertxOptions) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = GatewayVertx.create(registry, vertxOptions);
@@ -155,7 +164,8 @@ public final class ServeCommand implements Callable<Integer> {
         return GatewayAssembly.start(vertx, config, cluster, feeds, metrics, registry.getPrometheusRegistry())
                 .compose(parts -> {
                     List<ApiRoute> routes = new ArrayList<>();
-                    routes.add(webhookRoute(config, metrics, parts.quotas()));
+                    routes.add(webhookRoute(config, metrics, parts.quotas(), parts.dra() == null ? null
+                            : parts.dra().admission(config.nvidia(), dra).orElse(null)));
                     routes.addAll(parts.routes());
                     MetricsVerticle metricsVerticle = new MetricsVerticle(config.bindAddress(), config.metricsPort(),
                             registry, config.debugState() == DebugState.METRICS ? parts.debugPages() : Map.of());
@@ -183,9 +193,10 @@ public final class ServeCommand implements Callable<Integer> {
                 });
     }
 
-    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas) {
+    private static ApiRoute webhookRoute(GatewayConfig config, GatewayMetrics metrics, QuotaBook quotas,
+                                         DraAdmission dra) {
         WebhookService service = new WebhookService(new WebhookDecider(config.webhookConfig()), quotas,
-                config.webhookFailurePolicy(), config.webhookMaxBodyBytes());
+                config.webhookFailurePolicy(), config.webhookMaxBodyBytes(), dra);
         WebhookHandler handler = new WebhookHandler(service, metrics);
         InFlightLimiter limiter = new InFlightLimiter("/webhook", config.maxInFlight());
         metrics.inFlight(limiter);

@@ -4,11 +4,17 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.dra.ClaimTranslator;
+import io.vgpu.gateway.core.dra.DraConfig;
+import io.vgpu.gateway.core.dra.DraTranslation;
+import io.vgpu.gateway.core.dra.ExistingClaims;
+import io.vgpu.gateway.core.webhook.PatchOp;
 import io.vgpu.gateway.core.request.RequestDeriver;
 import io.vgpu.simulate.dra.AllocationOutcome;
 import io.vgpu.simulate.dra.ClaimAllocation;
@@ -26,13 +32,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * One DRA-mode cluster as kube-scheduler, kube-controller-manager and the API server would hold it, driven one
  * pod at a time ({@link #submit}), with the stand-ins of this module:
  * <pre>
  *   translate     admitted HAMi pod → ResourceClaimTemplate vgpu-&lt;hash&gt; (created once per namespace
- *                 and shape) + spec.resourceClaims / resources.claims          ({@link DraTranslation})
+ *                 and shape) + the webhook's JSON Patch (spec.resourceClaims, resources.claims, the
+ *                 extended resources removed)                               (the gateway's {@link ClaimTranslator})
  *   claim ctrl    the pod's claim from its template, owned by the pod          ({@link ClaimController})
  *   schedule      Filter on every node (the structured allocator, in-flight claims counted), the best node
  *                 by the node policy's score, Reserve, PreBind writes status.allocation and reservedFor,
@@ -44,12 +53,14 @@ import java.util.Optional;
  */
 final class DraRun {
 
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
     /** kube-scheduler's {@code minFeasibleNodesToFind}. */
     static final int MIN_FEASIBLE = 100;
 
     private final DraCluster cluster;
     private final DraAllocator allocator;
-    private final RequestDeriver requests;
+    private final ClaimTranslator translator;
     private final String nodePolicy;
     private final DraWrites writes;
     private final Map<String, ResourceClaimTemplate> templates = new HashMap<>();
@@ -73,7 +84,7 @@ final class DraRun {
     DraRun(List<SyntheticNode> nodes, RequestDeriver requests, String nodePolicy, DraWrites writes) {
         this.writes = writes;
         this.cluster = DraCluster.of(nodes);
-        this.requests = requests;
+        this.translator = new ClaimTranslator(requests.config(), DraConfig.DEFAULTS);
         this.nodePolicy = nodePolicy;
         this.allocator = new DraAllocator(() -> String.format("00000000-0000-4000-a000-%012d", shares++),
                 Clock.systemUTC());
@@ -93,26 +104,30 @@ final class DraRun {
         }
     }
 
-    /** Translates, creates the claim, schedules and binds one admitted pod. */
+    /**
+     * Translates one admitted pod with the webhook's own {@link ClaimTranslator}, creates its template (once per
+     * namespace and shape) and its claim, schedules and binds it.
+     */
     Placement submit(PodSpec admitted) {
-        DraTranslation.Result translated = DraTranslation.translate(admitted, requests.podRequests(admitted),
-                cluster.cardSizesMiB());
-        if (translated instanceof DraTranslation.Result.Refused refused) {
+        SortedSet<Long> sizes = new TreeSet<>(cluster.cardSizesMiB());
+        DraTranslation translated = translator.translate(admitted,
+                ExistingClaims.none(admitted.initContainers().size(), admitted.containers().size()), () -> sizes);
+        if (translated instanceof DraTranslation.Refused refused) {
             return new Placement.NotPlaced("webhook denied: " + refused.message());
         }
-        if (!(translated instanceof DraTranslation.Result.Translated t)) {
+        if (!(translated instanceof DraTranslation.Translated t)) {
             return new Placement.NotPlaced("no GPU requested");
         }
-        String templateKey = admitted.namespace() + "/" + t.templateName();
+        String templateKey = admitted.namespace() + "/" + t.template().name();
         ResourceClaimTemplate template = templates.get(templateKey);
         if (template == null) {
-            template = new ResourceClaimTemplateBuilder().withNewMetadata().withName(t.templateName())
-                    .withNamespace(admitted.namespace()).endMetadata().withNewSpec().withSpec(t.spec()).endSpec().build();
+            template = JSON.unmarshal(t.template().objectJson(), ResourceClaimTemplate.class);
             templates.put(templateKey, template);
             writes.template(template);
         }
-        Pod pod = pod(admitted, t);
-        PodResourceClaim entry = pod.getSpec().getResourceClaims().get(0);
+        Pod pod = JSON.unmarshal(JsonPatch.apply(Manifests.pod(admitted), patchJson(t.patch())).toString(), Pod.class);
+        PodResourceClaim entry = pod.getSpec().getResourceClaims().stream()
+                .filter(e -> t.template().name().equals(e.getResourceClaimTemplateName())).findFirst().orElseThrow();
         ResourceClaim claim = ClaimController.claimFor(pod, entry, template, () -> String.format("%05d", names++ % 100_000));
         allocator.putClaim(claim);
         created.add(new String[] {claim.getMetadata().getNamespace(), claim.getMetadata().getName()});
@@ -120,6 +135,17 @@ final class DraRun {
         pods.put(key(pod), pod);
         writes.created(pod, claim);
         return schedule(pod);
+    }
+
+    private static ArrayNode patchJson(List<PatchOp> ops) {
+        ArrayNode patch = Manifests.JSON.createArrayNode();
+        for (PatchOp op : ops) {
+            ObjectNode o = patch.addObject().put("op", op.op().wire()).put("path", op.path());
+            if (op.value() != null) {
+                o.set("value", Manifests.JSON.valueToTree(op.value()));
+            }
+        }
+        return patch;
     }
 
     /**
@@ -233,31 +259,6 @@ final class DraRun {
     /** Templates created, one per namespace and shape. */
     Collection<ResourceClaimTemplate> templates() {
         return templates.values();
-    }
-
-    /** The pod the translation makes: spec.resourceClaims {gpu → the template}, each GPU container claiming its request. */
-    private static Pod pod(PodSpec admitted, DraTranslation.Result.Translated t) {
-        PodBuilder b = new PodBuilder().withNewMetadata().withName(admitted.name()).withNamespace(admitted.namespace())
-                .withUid(admitted.uid()).withAnnotations(admitted.annotations()).endMetadata().withNewSpec()
-                .addNewResourceClaim().withName("gpu").withResourceClaimTemplateName(t.templateName()).endResourceClaim()
-                .endSpec();
-        List<String> claimed = t.spec().getDevices().getRequests().stream().map(DeviceRequest::getName).toList();
-        int all = admitted.initContainers().size() + admitted.containers().size();
-        for (int i = 0; i < all; i++) {
-            boolean init = i < admitted.initContainers().size();
-            var c = init ? admitted.initContainers().get(i) : admitted.containers().get(i - admitted.initContainers().size());
-            String request = "gpu-" + i + (init ? "-init" : "");
-            var container = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName(c.name());
-            if (claimed.contains(request)) {
-                container.withNewResources().addNewClaim().withName("gpu").withRequest(request).endClaim().endResources();
-            }
-            if (init) {
-                b.editSpec().addToInitContainers(container.build()).endSpec();
-            } else {
-                b.editSpec().addToContainers(container.build()).endSpec();
-            }
-        }
-        return b.build();
     }
 
     private static String key(Pod pod) {

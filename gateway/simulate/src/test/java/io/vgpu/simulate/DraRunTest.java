@@ -99,18 +99,18 @@ class DraRunTest {
         assertThat(run.templates()).hasSize(2).extracting(t -> t.getMetadata().getNamespace())
                 .containsExactlyInAnyOrder("team-a", "team-b");
         assertThat(a.pod().getSpec().getResourceClaims()).singleElement()
-                .satisfies(e -> assertThat(e.getResourceClaimTemplateName()).matches("vgpu-[0-9a-f]{10}"));
+                .satisfies(e -> assertThat(e.getResourceClaimTemplateName()).matches("vgpu-[0-9a-f]{16}"));
         assertThat(a.pod().getSpec().getResourceClaims().get(0).getResourceClaimTemplateName())
                 .isEqualTo(b.pod().getSpec().getResourceClaims().get(0).getResourceClaimTemplateName());
         assertThat(a.pod().getSpec().getContainers().get(0).getResources().getClaims()).singleElement()
-                .satisfies(c -> assertThat(c.getRequest()).isEqualTo("gpu-0"));
+                .satisfies(c -> assertThat(c.getRequest()).isEqualTo("main"));
         // spread: the second pod goes to the other node
         assertThat(a.node()).isNotEqualTo(b.node());
 
         String claimName = a.pod().getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
         ResourceClaim claim = run.claim("team-a", claimName).orElseThrow();
-        assertThat(claimName).startsWith("a-gpu-");
-        assertThat(claim.getMetadata().getAnnotations()).containsEntry(ClaimController.POD_CLAIM_NAME, "gpu");
+        assertThat(claimName).startsWith("a-vgpu-");
+        assertThat(claim.getMetadata().getAnnotations()).containsEntry(ClaimController.POD_CLAIM_NAME, "vgpu");
         assertThat(claim.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
             assertThat(o.getKind()).isEqualTo("Pod");
             assertThat(o.getUid()).isEqualTo("uid-a");
@@ -143,7 +143,7 @@ class DraRunTest {
         DeviceRequest pctRequest = spec(run, pct).getDevices().getRequests().get(0);
         assertThat(pctRequest.getFirstAvailable()).extracting(s -> s.getCapacity().getRequests().get("memory"))
                 .containsExactly(new Quantity("7680Mi"), new Quantity("20480Mi"));
-        assertThat(results(run, pct)).singleElement().satisfies(r -> assertThat(r.getRequest()).startsWith("gpu-0/s"));
+        assertThat(results(run, pct)).singleElement().satisfies(r -> assertThat(r.getRequest()).startsWith("main/card-"));
         assertThat(results(run, whole)).singleElement().satisfies(r -> {
             assertThat(r.getConsumedCapacity().get("slots")).isEqualTo(new Quantity("1000"));
             assertThat(r.getConsumedCapacity().get("cores")).isEqualTo(new Quantity("100"));

@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
@@ -72,7 +75,11 @@ class MixedClusterTest {
                 "127.0.0.1", 0, 0, 0, Duration.ZERO, Map.of(), draNodes), plugin)) {
             assertThat(running.nodeNames()).as("the gateway is offered the DRA nodes too")
                     .containsAll(dra.stream().map(SyntheticNode::name).toList());
-            DraRun draRun = new DraRun(dra, new RequestDeriver(NVIDIA), "binpack", DraWrites.to(running.client()));
+            // a client of its own, as DraSimulation's: the DRA side's blocking writes wait up to 30 s per request
+            // (the shared client's 10 s ran out once with three test classes at a load average of 24)
+            KubernetesClient draClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                    .withMasterUrl(running.apiServer().url()).withRequestTimeout(30_000).build()).build();
+            DraRun draRun = new DraRun(dra, new RequestDeriver(NVIDIA), "binpack", DraWrites.to(draClient));
             CompletableFuture<Integer> draBound = CompletableFuture.supplyAsync(() -> submitAll(draRun, draPods));
             SimulationReport pluginReport = new GatewaySimulation(running, 2, NVIDIA).run(pluginPods, done -> { });
             int bound = draBound.get(60, TimeUnit.SECONDS);
@@ -93,6 +100,7 @@ class MixedClusterTest {
                 assertThat(draNames.contains(node)).as("%s on %s", pod.getMetadata().getName(), node).isEqualTo(draPod);
             }
             assertWithinCapacity(running, pods);
+            draClient.close();
         }
     }
 

@@ -95,6 +95,11 @@ public final class KubeApi implements AutoCloseable {
         return call("POST", path, JSON, body, priority);
     }
 
+    /** DELETE {@code path} with a JSON {@code DeleteOptions} body (preconditions, for instance). */
+    CompletionStage<ApiResponse> delete(String path, String deleteOptions) {
+        return call("DELETE", path, JSON, deleteOptions, Priority.NORMAL);
+    }
+
     /** A stage that completes (on the timer thread) after {@code delay}. */
     CompletionStage<Void> delay(Duration delay) {
         CompletableFuture<Void> done = new CompletableFuture<>();

@@ -37,19 +37,24 @@ final class AdmissionResponses {
         if (decision instanceof AdmissionDecision.Denied denied) {
             ObjectNode status = status(denied.code(), denied.message());
             status.put("reason", denied.reason());
-            return write(apiVersion, uid, false, status, List.of());
+            return write(apiVersion, uid, false, status, List.of(), List.of());
         }
         return errored(apiVersion, uid, decision.code(), decision.message());
     }
 
     /** Allowed with {@code patch} (none when empty) and an optional message. */
     byte[] allowed(String apiVersion, String uid, String message, List<PatchOp> patch) {
-        return write(apiVersion, uid, true, status(200, message), patch);
+        return write(apiVersion, uid, true, status(200, message), patch, List.of());
+    }
+
+    /** As {@link #allowed(String, String, String, List)}, with {@code response.warnings} (left out when empty). */
+    byte[] allowed(String apiVersion, String uid, String message, List<PatchOp> patch, List<String> warnings) {
+        return write(apiVersion, uid, true, status(200, message), patch, warnings);
     }
 
     /** Errored ({@code allowed:false}, no reason). */
     byte[] errored(String apiVersion, String uid, int code, String message) {
-        return write(apiVersion, uid, false, status(code, message), List.of());
+        return write(apiVersion, uid, false, status(code, message), List.of(), List.of());
     }
 
     private ObjectNode status(int code, String message) {
@@ -61,7 +66,8 @@ final class AdmissionResponses {
         return status;
     }
 
-    private byte[] write(String apiVersion, String uid, boolean allowed, ObjectNode status, List<PatchOp> patch) {
+    private byte[] write(String apiVersion, String uid, boolean allowed, ObjectNode status, List<PatchOp> patch,
+                         List<String> warnings) {
         ObjectNode root = mapper.createObjectNode();
         root.put("apiVersion", apiVersion);
         root.put("kind", AdmissionReviewDecoder.KIND);
@@ -72,6 +78,9 @@ final class AdmissionResponses {
         if (!patch.isEmpty()) {
             response.put("patch", Base64.getEncoder().encodeToString(patchJson(patch)));
             response.put("patchType", "JSONPatch");
+        }
+        if (!warnings.isEmpty()) {
+            warnings.forEach(response.putArray("warnings")::add);
         }
         try {
             return mapper.writeValueAsBytes(root);

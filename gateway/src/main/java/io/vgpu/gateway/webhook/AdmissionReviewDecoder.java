@@ -37,8 +37,10 @@ final class AdmissionReviewDecoder {
      * @param namespace  {@code request.namespace} ("" when absent)
      * @param name       {@code request.name} ("" when absent)
      * @param object     {@code request.object} (null when absent)
+     * @param dryRun     {@code request.dryRun}: the API server will not persist the pod (no side effects allowed)
      */
-    record Request(String apiVersion, String uid, String namespace, String name, JsonNode object) implements Review {
+    record Request(String apiVersion, String uid, String namespace, String name, JsonNode object, boolean dryRun)
+            implements Review {
     }
 
     /**
@@ -90,6 +92,6 @@ final class AdmissionReviewDecoder {
         }
         JsonNode object = request.get("object");
         return new Request(apiVersion, uid, request.path("namespace").asText(""), request.path("name").asText(""),
-                object == null || object.isNull() ? null : object);
+                object == null || object.isNull() ? null : object, request.path("dryRun").asBoolean(false));
     }
 }

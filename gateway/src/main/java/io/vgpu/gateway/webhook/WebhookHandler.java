@@ -36,7 +36,10 @@ public final class WebhookHandler implements Handler<RoutingContext>, Rejections
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         byte[] body = RequestBody.bytes(ctx);
-        Stages.offLoop(() -> service.review(body))
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        // a DRA pod may wait for the quota tickets and the API server: the answer is written back on this context
+        Stages.offLoop(() -> service.admit(body))
+                .compose(stage -> io.vertx.core.Future.fromCompletionStage(stage, context))
                 .otherwise(e -> service.failed(e))
                 .onSuccess(reply -> write(ctx, reply, start));
     }

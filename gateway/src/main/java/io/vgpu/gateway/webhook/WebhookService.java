@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The mutating webhook's protocol edge, free of any HTTP framework: body bytes in, AdmissionReview out.
@@ -51,6 +53,7 @@ public final class WebhookService {
     private final long maxBodyBytes;
     private final AdmissionReviewDecoder decoder;
     private final AdmissionResponses responses;
+    private final DraAdmission dra;
 
     /**
      * @param decider       the core's decision
@@ -60,6 +63,18 @@ public final class WebhookService {
      */
     public WebhookService(WebhookDecider decider, NamespaceQuota quota, FailurePolicy failurePolicy,
                           long maxBodyBytes) {
+        this(decider, quota, failurePolicy, maxBodyBytes, null);
+    }
+
+    /**
+     * As above, with the DRA path ({@link #admit}): pods that target DRA are translated by {@code dra}, the others
+     * take the HAMi path unchanged.
+     *
+     * @param dra the DRA path, null for none
+     */
+    public WebhookService(WebhookDecider decider, NamespaceQuota quota, FailurePolicy failurePolicy,
+                          long maxBodyBytes, DraAdmission dra) {
+        this.dra = dra;
         this.decider = Objects.requireNonNull(decider, "decider");
         this.quota = Objects.requireNonNull(quota, "quota");
         this.failurePolicy = Objects.requireNonNull(failurePolicy, "failurePolicy");
@@ -94,6 +109,32 @@ public final class WebhookService {
             LOG.error("webhook uid={} ns={}: internal error, answering per failurePolicy {}", request.uid(),
                     request.namespace(), failurePolicy.wire(), e);
             return failed(request, 500, "internal error: " + e);
+        }
+    }
+
+    /**
+     * Answers one {@code POST /webhook} with the DRA path: as {@link #review}, except that a pod that targets DRA
+     * ({@link DraAdmission#choose}) is translated to claims, which may wait for the quota tickets and the API
+     * server (the stage completes on their threads). Without a DRA path it is {@link #review}.
+     */
+    public CompletionStage<WebhookReply> admit(byte[] body) {
+        if (dra == null) {
+            return CompletableFuture.completedFuture(review(body));
+        }
+        WebhookReply rejected = transportCheck(body);
+        if (rejected != null) {
+            return CompletableFuture.completedFuture(rejected);
+        }
+        Review review = decoder.decode(body);
+        if (!(review instanceof Request request)) {
+            return CompletableFuture.completedFuture(unusable(review));
+        }
+        try {
+            return new DraReplies(this, dra, responses).admit(request);
+        } catch (RuntimeException e) {
+            LOG.error("webhook uid={} ns={}: internal error, answering per failurePolicy {}", request.uid(),
+                    request.namespace(), failurePolicy.wire(), e);
+            return CompletableFuture.completedFuture(failed(request, 500, "internal error: " + e));
         }
     }
 
@@ -133,17 +174,33 @@ public final class WebhookService {
     }
 
     private WebhookReply decide(Request request) {
+        Decoded decoded = decode(request);
+        return decoded.reply() != null ? decoded.reply() : decide(request, decoded.pod());
+    }
+
+    /** The pod of a review, or the reply that refuses an undecodable one. */
+    record Decoded(PodSpec pod, WebhookReply reply) {
+    }
+
+    Decoded decode(Request request) {
         PodJson.Result decoded = PodJson.decode(request.object(), request.namespace(), request.name(), request.uid());
         if (decoded instanceof PodJson.Undecodable bad) {
             LOG.info("webhook uid={} ns={}: undecodable pod: {}", request.uid(), request.namespace(), bad.message());
-            return reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(), 400, bad.message()));
+            return new Decoded(null, reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(),
+                    400, bad.message())));
         }
         PodSpec pod = ((PodJson.Decoded) decoded).pod();
         String invalid = invalidNames(pod);
         if (invalid != null) {
             LOG.info("webhook uid={}: {}", request.uid(), invalid);
-            return reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(), 400, invalid));
+            return new Decoded(null, reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(),
+                    400, invalid)));
         }
+        return new Decoded(pod, null);
+    }
+
+    /** The HAMi path's answer for a decoded pod. */
+    WebhookReply decide(Request request, PodSpec pod) {
         AdmissionDecision decision = decider.decide(pod, quota);
         byte[] body = responses.decision(request.apiVersion(), request.uid(), decision);
         log(request, pod, decision);
@@ -164,7 +221,7 @@ public final class WebhookService {
         return problem == null ? null : "pod name " + KubeIdentity.quote(pod.name()) + ": " + problem;
     }
 
-    private WebhookReply failed(Request request, int code, String message) {
+    WebhookReply failed(Request request, int code, String message) {
         if (failurePolicy == FailurePolicy.FAIL) {
             return reply(Outcome.ERRORED, responses.errored(request.apiVersion(), request.uid(), code, message));
         }
@@ -196,7 +253,7 @@ public final class WebhookService {
         return reply(Outcome.BAD_REQUEST, responses.errored(apiVersion, uid, code, message));
     }
 
-    private static WebhookReply reply(Outcome outcome, byte[] body) {
+    static WebhookReply reply(Outcome outcome, byte[] body) {
         return new WebhookReply(200, body, outcome);
     }
 

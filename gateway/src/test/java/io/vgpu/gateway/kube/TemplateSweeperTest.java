@@ -1,0 +1,172 @@
+package io.vgpu.gateway.kube;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vgpu.gateway.core.dra.ClaimTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.vgpu.gateway.kube.KubeFixtures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link TemplateSweeper} on the fabric8 mock API server: a template of ours that no pod names for an hour goes; one
+ * a pod names, one younger than an hour, one this replica handed out within the hour, and one without our labels
+ * stay; a template that was used and then left stays an hour after the sweep that last saw it in use.
+ */
+class TemplateSweeperTest {
+
+    private static MockApiServer server;
+    private static KubernetesClient client;
+    private static KubeApi api;
+    private String ns;
+    private MutableClock clock;
+    private KubeClaimTemplates templates;
+    private TemplateSweeper sweeper;
+
+    @BeforeAll
+    static void startServer() {
+        server = MockApiServer.start();
+        client = server.client(KubeFixtures.TEST_CLIENT);
+        api = new KubeApi(client, KubeFixtures.TEST_CLIENT);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        api.close();
+        client.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void sweeper(TestInfo test) {
+        ns = KubeFixtures.nameOf(test);
+        clock = new MutableClock(Instant.EPOCH);
+        templates = new KubeClaimTemplates(api, clock);
+        sweeper = new TemplateSweeper(api, templates, clock, Duration.ofHours(1));
+    }
+
+    @Test
+    void deletesOnlyOurTemplatesUnusedForAnHour() {
+        template("vgpu-unused", true);
+        template("vgpu-in-use", true);
+        template("someone-elses", false);
+        pod("runner", "vgpu-in-use");
+        clock.now = created("vgpu-unused").plus(Duration.ofHours(2));
+
+        List<String> deleted = await(sweeper.sweep());
+
+        assertThat(deleted).containsExactly(ns + "/vgpu-unused");
+        assertThat(names()).containsExactlyInAnyOrder("vgpu-in-use", "someone-elses");
+    }
+
+    @Test
+    void aTemplateYoungerThanAnHourStays() {
+        template("vgpu-young", true);
+        Instant created = created("vgpu-young");
+
+        clock.now = created.plus(Duration.ofMinutes(59));
+        assertThat(await(sweeper.sweep())).isEmpty();
+        clock.now = created.plus(Duration.ofMinutes(61));
+        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-young");
+    }
+
+    @Test
+    void aTemplateLastSeenInUseStaysAnHourAfterThatSweep() {
+        template("vgpu-left", true);
+        pod("runner", "vgpu-left");
+        Instant seen = created("vgpu-left").plus(Duration.ofHours(5));
+        clock.now = seen;
+        assertThat(await(sweeper.sweep())).isEmpty();
+        client.pods().inNamespace(ns).withName("runner").delete();
+
+        clock.now = seen.plus(Duration.ofMinutes(59));
+        assertThat(await(sweeper.sweep())).isEmpty();
+        clock.now = seen.plus(Duration.ofMinutes(61));
+        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-left");
+        assertThat(names()).isEmpty();
+    }
+
+    @Test
+    void aTemplateThisReplicaJustHandedOutStays() {
+        template("vgpu-fresh", true);
+        Instant handedOut = created("vgpu-fresh").plus(Duration.ofHours(3));
+        clock.now = handedOut;
+        ClaimTemplate same = new ClaimTemplate(ns, "vgpu-fresh", "h", Map.of("spec", Map.of()));
+        await(templates.ensure(same)); // AlreadyExists: handed out to a pod not yet visible
+
+        assertThat(await(sweeper.sweep())).isEmpty();
+        clock.now = handedOut.plus(Duration.ofMinutes(61));
+        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-fresh");
+    }
+
+    private Instant created(String name) {
+        String ts = client.genericKubernetesResources(DraTemplatesOnApiServerTest.TEMPLATES).inNamespace(ns)
+                .withName(name).get().getMetadata().getCreationTimestamp();
+        assertThat(ts).as("the API server stamps the creation time").isNotBlank();
+        return Instant.parse(ts);
+    }
+
+    private List<String> names() {
+        return client.genericKubernetesResources(DraTemplatesOnApiServerTest.TEMPLATES).inNamespace(ns).list()
+                .getItems().stream().map(t -> t.getMetadata().getName()).toList();
+    }
+
+    private void template(String name, boolean ours) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (ours) {
+            labels.put(ClaimTemplate.MANAGED_BY, ClaimTemplate.MANAGER);
+            labels.put(ClaimTemplate.COMPONENT_LABEL, ClaimTemplate.COMPONENT);
+        }
+        GenericKubernetesResource t = new GenericKubernetesResource();
+        t.setApiVersion("resource.k8s.io/v1");
+        t.setKind("ResourceClaimTemplate");
+        t.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(labels).build());
+        t.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of())));
+        client.genericKubernetesResources(DraTemplatesOnApiServerTest.TEMPLATES).inNamespace(ns).resource(t).create();
+    }
+
+    private void pod(String name, String template) {
+        client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(ns)
+                .addToLabels(ClaimTemplate.POD_LABEL, template).endMetadata()
+                .withNewSpec().addNewResourceClaim().withName("vgpu").withResourceClaimTemplateName(template)
+                .endResourceClaim().addNewContainer().withName("main").withImage("cuda").endContainer().endSpec()
+                .build()).create();
+    }
+
+    private static final class MutableClock extends Clock {
+        volatile Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
