@@ -38,13 +38,14 @@ public final class ReportRunner {
      * @param workload                the pods, before admission
      * @param nvidia                  resource names and defaults
      * @param nodePolicies            one run per node policy, in order
+     * @param compareModes            per policy, an extender-mode run and a DRA-mode run
      * @param gpuPolicy               the GPU policy of every run
      * @param concurrency             http mode: pods in flight
      * @param devicePluginDelayMillis http mode: the simulated device plugin's allocation time
      * @param context                 lines describing the run, shown under the report's title
      */
     public record Options(String mode, List<SyntheticNode> cluster, List<PodSpec> workload, NvidiaConfig nvidia,
-                          List<String> nodePolicies, String gpuPolicy, int concurrency, long devicePluginDelayMillis,
+                          List<String> nodePolicies, boolean compareModes, String gpuPolicy, int concurrency, long devicePluginDelayMillis,
                           List<String> context) {
 
         /** Copies the lists. */
@@ -65,23 +66,61 @@ public final class ReportRunner {
     public static List<ReportRun> run(PrintWriter out, Options options, Path file) {
         List<ReportRun> runs = new ArrayList<>();
         for (String policy : options.nodePolicies()) {
-            String label = policy + " nodes, " + options.gpuPolicy() + " GPUs";
-            out.println("simulate: " + label);
-            out.flush();
-            ReportRun run = "core".equals(options.mode()) ? core(out, options, policy, label)
-                    : http(out, options, policy, label);
-            out.print(run.summary().table());
-            out.flush();
-            runs.add(run);
+            List<String> modes = options.compareModes()
+                    ? List.of("core".equals(options.mode()) ? "core" : "http", "dra") : List.of(options.mode());
+            for (String mode : modes) {
+                String label = (options.compareModes() ? ("dra".equals(mode) ? "DRA, " : "extender, ") : "")
+                        + policy + " nodes" + ("dra".equals(mode) ? "" : ", " + options.gpuPolicy() + " GPUs");
+                out.println("simulate: " + label);
+                out.flush();
+                ReportRun run = switch (mode) {
+                    case "core" -> core(out, options, policy, label);
+                    case "dra" -> dra(out, options, policy, label);
+                    default -> http(out, options, policy, label);
+                };
+                out.print(run.summary().table());
+                out.flush();
+                runs.add(run);
+            }
+        }
+        List<String> context = new ArrayList<>(options.context());
+        if (options.compareModes() || "dra".equals(options.mode())) {
+            context.addAll(MODEL);
         }
         try {
-            HtmlReport.write(file, "vgpu-gateway simulate", options.context(), runs);
+            HtmlReport.write(file, "vgpu-gateway simulate", context, runs);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report " + file + ": " + e.getMessage(), e);
         }
         out.printf(Locale.ROOT, "simulate: report written to %s%n", file.toAbsolutePath());
         out.flush();
         return runs;
+    }
+
+    /** The comparison's model, stated in the report. */
+    static final List<String> MODEL = List.of(
+            "Model: neither mode includes kube-scheduler's own cycle (queueing, the other plugins, its API calls).",
+            "Extender mode: the real gateway's webhook, filter and bind (over HTTP in http mode); bind holds the node "
+                    + "lock until the simulated device plugin has allocated the pod (--device-plugin-delay).",
+            "DRA mode: the pod translated into a claim template, the claim made by a stand-in for the claim controller, "
+                    + "allocated on each node by a stand-in for kube-scheduler's structured allocator (in-flight claims "
+                    + "counted), the best node by the node policy (binpack: most GPU memory granted; spread: least), "
+                    + "bound; the kubelet then spends --device-plugin-delay per claim in prepare, without a lock. "
+                    + "Objects are written to a simulated API server over HTTP, blocking, within the cycle; the allocator "
+                    + "runs in-process. The GPU policy does not apply (first fit inside a node).");
+
+    /** The webhook decision both modes admit pods with. */
+    static WebhookDecider webhook(NvidiaConfig nvidia) {
+        return new WebhookDecider(WebhookConfig.single("hami-scheduler", true, nvidia));
+    }
+
+    private static ReportRun dra(PrintWriter out, Options o, String policy, String label) {
+        DraSimulation simulation = new DraSimulation(webhook(o.nvidia()), o.nvidia(), policy,
+                Duration.ofMillis(o.devicePluginDelayMillis()));
+        ProgressBar bar = new ProgressBar(out, o.workload().size());
+        ReportRun run = simulation.run(label, o.cluster(), o.workload(), bar::update);
+        bar.finish();
+        return run;
     }
 
     private static ReportRun core(PrintWriter out, Options o, String policy, String label) {

@@ -47,7 +47,8 @@ import java.util.concurrent.CountDownLatch;
                 + "utilisation, fragmentation, throughput and latency.",
             "--mode http (default) runs the real gateway (webhook, filter and bind over HTTP, embedded Hazelcast, "
                 + "informers on a simulated Kubernetes API server, a simulated device plugin); --mode core runs "
-                + "only the scheduling core; --serve keeps the simulated cluster and the endpoints up until Ctrl-C.",
+                + "only the scheduling core; --mode dra schedules the same pods the DRA way (claims, structured "
+                + "allocator); --serve keeps the simulated cluster and the endpoints up until Ctrl-C.",
             "The gateway takes these VGPU_* settings from the environment, as serve does (the others are the "
                 + "simulator's own): " + SimulateCommand.LOCAL_KEYS_TEXT + "."})
 public final class SimulateCommand implements Callable<Integer> {
@@ -63,7 +64,9 @@ public final class SimulateCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--mode", defaultValue = "http",
-            description = "http: the real gateway over HTTP; core: the scheduling core only (default: ${DEFAULT-VALUE})")
+            description = "http: the real gateway over HTTP; core: the scheduling core only; dra: every node in DRA "
+                    + "mode, pods translated into claims and allocated by a stand-in for kube-scheduler's structured "
+                    + "allocator (default: ${DEFAULT-VALUE})")
     String mode;
 
     @Option(names = "--nodes", defaultValue = "16", description = "GPU nodes (default: ${DEFAULT-VALUE})")
@@ -120,7 +123,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--device-plugin-delay", defaultValue = "0", paramLabel = "MS",
             description = "http mode and --serve: milliseconds the simulated device plugin takes to allocate a bound "
-                    + "pod before it reports success and releases the node lock (default: ${DEFAULT-VALUE})")
+                    + "pod before it reports success and releases the node lock; dra mode: what the kubelet plugin "
+                    + "spends preparing each claim, without a lock (default: ${DEFAULT-VALUE})")
     long devicePluginDelayMillis;
 
     @Option(names = "--serve", description = "keep the simulated cluster and the gateway up until interrupted, a "
@@ -145,6 +149,11 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "with --report: run binpack and spread node policies on the same cluster and pods, side "
                     + "by side (ignores --node-policy)")
     boolean comparePolicies;
+
+    @Option(names = "--compare-modes",
+            description = "with --report: run extender mode (--mode http or core; dra counts as http) and DRA mode on "
+                    + "the same cluster and pods, side by side")
+    boolean compareModes;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -171,7 +180,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 nodePolicy, gpuPolicy, seed);
         if (report != null) {
             ReportRunner.run(out, new ReportRunner.Options(mode, cluster, workload, nvidia,
-                    comparePolicies ? List.of("binpack", "spread") : List.of(nodePolicy), gpuPolicy, concurrency,
+                    comparePolicies ? List.of("binpack", "spread") : List.of(nodePolicy), compareModes, gpuPolicy,
+                    concurrency,
                     devicePluginDelayMillis, List.of(String.format(Locale.ROOT,
                             "%d nodes x %d GPUs, %d pods (%s), mode %s, seed %d", nodes, gpusPerNode, pods, mix,
                             mode, seed))), report);
@@ -179,6 +189,12 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if ("core".equals(mode)) {
             printTable(out, runCore(out, cluster, workload, nvidia));
+        } else if ("dra".equals(mode)) {
+            ProgressBar bar = new ProgressBar(out, pods);
+            SimulationReport report = new DraSimulation(ReportRunner.webhook(nvidia), nvidia, nodePolicy,
+                    Duration.ofMillis(devicePluginDelayMillis)).run(cluster, workload, bar::update);
+            bar.finish();
+            printTable(out, report);
         } else {
             runHttp(out, cluster, workload, nvidia);
         }
@@ -295,8 +311,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     private void validate() {
-        if (!Set.of("http", "core").contains(mode)) {
-            throw new IllegalArgumentException("--mode must be http or core, not '" + mode + "'");
+        if (!Set.of("http", "core", "dra").contains(mode)) {
+            throw new IllegalArgumentException("--mode must be http, core or dra, not '" + mode + "'");
         }
         Path podDirectory = podDirectory();
         if (podDirectory == null && podCount() < 0) {
@@ -324,6 +340,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if (comparePolicies && report == null) {
             throw new IllegalArgumentException("--compare-policies needs --report FILE");
+        }
+        if (compareModes && report == null) {
+            throw new IllegalArgumentException("--compare-modes needs --report FILE");
         }
         if (report != null && serve) {
             throw new IllegalArgumentException("--report runs a workload; it cannot be combined with --serve");

@@ -33,7 +33,7 @@ class SimulateCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "unknown mode         | --mode=warp                | --mode must be http or core",
+        "unknown mode         | --mode=warp                | --mode must be http, core or dra",
         "no concurrency       | --concurrency=0            | --concurrency must be at least 1",
         "negative delay       | --device-plugin-delay=-1   | --device-plugin-delay must not be negative",
         "unknown node policy  | --node-policy=fastest      | --node-policy must be binpack or spread",
@@ -44,6 +44,7 @@ class SimulateCommandTest {
         "no in-flight         | --max-in-flight=0          | --max-in-flight must be at least 1",
         "unknown option       | --warp-drive               | Unknown option: '--warp-drive'",
         "compare w/o report   | --compare-policies         | --compare-policies needs --report FILE",
+        "modes w/o report     | --compare-modes            | --compare-modes needs --report FILE",
     })
     void badOptionsAreOneLineAndExitStatus2(String name, String option, String message) {
         Result r = run(option);
@@ -127,5 +128,29 @@ class SimulateCommandTest {
 
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("--report runs a workload; it cannot be combined with --serve");
+    }
+
+    @Test
+    void draModeSchedulesThePodStreamAndPrintsItsTable() {
+        Result r = run("--mode", "dra", "--nodes", "3", "--gpus-per-node", "2", "--pods", "20", "--models", "T4");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("dra (claim templates, claim controller, structured allocator; prepare 0 ms")
+                .contains("3 nodes, 6 GPUs").contains("pods submitted                     20")
+                .contains("latency prepare (bound → prepared)");
+    }
+
+    @Test
+    void compareModesPutsExtenderAndDraSideBySideAndStatesTheModel(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("r.html");
+        Result r = run("--mode", "core", "--nodes", "3", "--gpus-per-node", "2", "--pods", "20", "--models", "T4",
+                "--report", report.toString(), "--compare-modes", "--compare-policies");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        String html = Files.readString(report);
+        assertThat(html).contains("Side by side").contains("extender, binpack nodes, spread GPUs")
+                .contains("DRA, binpack nodes").contains("extender, spread nodes, spread GPUs").contains("DRA, spread nodes")
+                .contains("neither mode includes kube-scheduler&#39;s own cycle")
+                .contains("--device-plugin-delay per claim in prepare, without a lock");
     }
 }

@@ -42,7 +42,7 @@ class HtmlReportTest {
         Path file = dir.resolve("out/report.html");
 
         List<ReportRun> runs = ReportRunner.run(new PrintWriter(new StringWriter()), new ReportRunner.Options("core",
-                cluster, pods, NvidiaConfig.defaults(), List.of("binpack", "spread"), "spread", 1, 0,
+                cluster, pods, NvidiaConfig.defaults(), List.of("binpack", "spread"), false, "spread", 1, 0,
                 List.of("6 nodes x 4 GPUs, 120 pods, seed 7")), file);
 
         String html = Files.readString(file);
