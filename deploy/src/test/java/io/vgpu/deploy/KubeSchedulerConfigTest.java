@@ -2,7 +2,7 @@ package io.vgpu.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.gateway.config.DeviceConfigFile;
-import io.vgpu.gateway.config.GoDuration;
+import io.vgpu.state.codec.GoDuration;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -169,9 +169,9 @@ class KubeSchedulerConfigTest {
     @EnumSource(value = ValueSet.class, mode = EnumSource.Mode.EXCLUDE, names = "DEVICE_PLUGIN_ONLY")
     void extenderTimeoutOutlastsTheBindsNodeLockWait(ValueSet set) throws IOException {
         Rendered r = Helm.template(set);
-        Duration wait = GoDuration.parse(Pods.env(GatewayEnvTest.gateway(r)).get("VGPU_NODE_LOCK_WAIT"));
+        Duration wait = GoDuration.parse(Pods.env(GatewayEnvTest.gateway(r)).get("VGPU_NODE_LOCK_WAIT")).value();
         for (JsonNode c : configs(r)) {
-            Duration timeout = GoDuration.parse(c.path("extenders").get(0).path("httpTimeout").asText());
+            Duration timeout = GoDuration.parse(c.path("extenders").get(0).path("httpTimeout").asText()).value();
             assertThat(timeout).isGreaterThan(wait);
             assertThat(timeout.minus(wait)).as("room for the bind's own API calls").isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         }

@@ -1,7 +1,7 @@
 package io.vgpu.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.gateway.config.GoDuration;
+import io.vgpu.state.codec.GoDuration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -172,7 +172,7 @@ class SchedulerWorkloadTest {
         assertThat(Pods.volumeAt(sts, gateway, "/tmp").has("emptyDir")).as("writable /tmp").isTrue();
         assertThat(gateway.path("resources").path("requests").path("memory").asText()).isNotEmpty();
         assertThat(gateway.path("resources").path("limits").path("memory").asText()).isNotEmpty();
-        double shutdown = GoDuration.parse(Pods.env(gateway).get("VGPU_SHUTDOWN_TIMEOUT")).toSeconds();
+        double shutdown = GoDuration.parse(Pods.env(gateway).get("VGPU_SHUTDOWN_TIMEOUT")).value().toSeconds();
         assertThat(pod.path("terminationGracePeriodSeconds").asDouble()).as("drain + preStop fit in the grace period")
                 .isGreaterThan(shutdown + 5);
         for (String name : Pods.containerNames(sts)) {

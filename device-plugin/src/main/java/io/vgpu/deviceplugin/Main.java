@@ -37,6 +37,7 @@ import io.vgpu.deviceplugin.devices.HealthReporter;
 import io.vgpu.deviceplugin.devices.XidHealthWatcher;
 import io.vgpu.deviceplugin.dra.DraComponent;
 import io.vgpu.deviceplugin.dra.kubelet.DraKubeletPlugin;
+import io.vgpu.deviceplugin.dra.slice.NotOfferedMetrics;
 import io.vgpu.deviceplugin.dra.slice.SlicePublisher;
 import io.vgpu.deviceplugin.grpc.DevicePluginEndpoint;
 import io.vgpu.deviceplugin.grpc.KubeletRegistration;
@@ -254,11 +255,12 @@ public final class Main {
         DraKubeletPlugin draPlugin = DraKubeletPlugin.create(vertx, config, client, node, scan);
         PreparedClaims prepared = draPlugin::preparedClaimUids;
         List<DraComponent> kubeletPlugins = List.of(draPlugin);
+        SlicePublisher slices = slicePublisher(vertx, config, client, pool, nodeWatch, events, source, state, node);
         ModeController mode = new ModeController(vertx,
                 new ModeSettings(config.nodeName(), config.mode(), config.draEnabled(), config.modeRetry()),
                 modeCluster, prepared, nodeWatch, events,
                 devicePluginMode(vertx, config, cluster, host, source, plan, node, mig, scores, libraries),
-                slicePublisher(vertx, config, client, pool, nodeWatch, events, source, state, node), kubeletPlugins);
+                slices, kubeletPlugins);
         agent.setMode(mode);
         Future<Void> reconciler = mig == null ? Future.succeededFuture() : vertx.deployVerticle(
                         new MigReconcileVerticle(mig, cluster, config.nodeName(), MIG_RECONCILE_INTERVAL))
@@ -269,7 +271,7 @@ public final class Main {
         return reconciler
                 .compose(v -> startXidWatcher(vertx, config, features, source, plan.states(), agent))
                 .compose(v -> NodeFeatureStarter.health(vertx, features, source, state, cluster, config.nodeName(), agent))
-                .compose(v -> deployMonitor(vertx, config, client, source, host, state, agent))
+                .compose(v -> deployMonitor(vertx, config, client, source, host, state, slices, agent))
                 .compose(v -> mode.start())
                 .map(agent)
                 .recover(error -> agent.close().transform(ignored -> Future.failedFuture(error)));
@@ -344,7 +346,8 @@ public final class Main {
      * then, so nothing is deleted); the monitor and the caches stop with {@link NodeAgent#close()}.
      */
     private static Future<Void> deployMonitor(Vertx vertx, DevicePluginConfig config, KubernetesClient client,
-                                              DeviceSource source, LocalHostFiles host, DeviceState state, NodeAgent agent) {
+                                              DeviceSource source, LocalHostFiles host, DeviceState state,
+                                              SlicePublisher slices, NodeAgent agent) {
         if (!config.monitorEnabled()) {
             LOG.info("vGPU monitor disabled (VGPU_MONITOR_ENABLED=false)");
             return Future.succeededFuture();
@@ -356,6 +359,7 @@ public final class Main {
             monitor = VgpuMonitor.create(monitorConfig(config, host), monitorNvml(source), pods, Clock.systemUTC(),
                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), config.draPlugin().checkpointFile());
             agent.addWatcher(HealthReporter.metrics(state, monitor.registry(), config.nodeName()));
+            NotOfferedMetrics.register(slices, monitor.registry(), config.nodeName());
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }

@@ -68,9 +68,9 @@ public final class SliceBuilder {
         Set<Integer> minors = new HashSet<>();
         SliceSettings settings = input.settings();
         for (SliceGpu gpu : gpus) {
-            Optional<String> reason = leftOut(gpu, settings, input, minors);
+            Optional<SliceBuild.Left> reason = leftOut(gpu, settings, input, minors);
             if (reason.isPresent()) {
-                left.add(new SliceBuild.Left(gpu.uuid(), reason.get()));
+                left.add(reason.get());
                 continue;
             }
             minors.add(gpu.minor().getAsInt());
@@ -82,33 +82,38 @@ public final class SliceBuilder {
         return new SliceBuild(content, left);
     }
 
-    private static Optional<String> leftOut(SliceGpu gpu, SliceSettings settings, SliceInput input, Set<Integer> minors) {
+    private static Optional<SliceBuild.Left> leftOut(SliceGpu gpu, SliceSettings settings, SliceInput input,
+                                                    Set<Integer> minors) {
         if (settings.filters(gpu.uuid(), gpu.index())) {
-            return Optional.of("left out by filterdevices");
+            return left(gpu, SliceBuild.Cause.FILTERED, "left out by filterdevices");
         }
         if (SliceSettings.MODE_MIG.equals(settings.operatingMode())) {
-            return Optional.of(SliceSettings.MIG_NOT_OFFERED);
+            return left(gpu, SliceBuild.Cause.DYNAMIC_MIG, SliceSettings.MIG_NOT_OFFERED);
         }
         if (gpu.minor().isEmpty()) {
-            return Optional.of("its minor number is unknown, so it has no stable device name");
+            return left(gpu, SliceBuild.Cause.DEVICE_NAME, "its minor number is unknown, so it has no stable device name");
         }
         if (minors.contains(gpu.minor().getAsInt())) {
-            return Optional.of("another GPU has minor number " + gpu.minor().getAsInt());
+            return left(gpu, SliceBuild.Cause.DEVICE_NAME, "another GPU has minor number " + gpu.minor().getAsInt());
         }
         if (gpu.memoryBytes().isEmpty() && settings.preConfiguredMiB() <= 0) {
-            return Optional.of("NVML reports no memory and preConfiguredDeviceMemory is 0");
+            return left(gpu, SliceBuild.Cause.MEMORY, "NVML reports no memory and preConfiguredDeviceMemory is 0");
         }
         if (memoryMiB(gpu, settings) < 1) {
-            return Optional.of("less than 1 MiB of memory after deviceMemoryScaling");
+            return left(gpu, SliceBuild.Cause.MEMORY, "less than 1 MiB of memory after deviceMemoryScaling");
         }
         if (coresValue(settings) < 1) {
-            return Optional.of("deviceCoreScaling " + settings.coreScaling() + " leaves no cores");
+            return left(gpu, SliceBuild.Cause.CORES, "deviceCoreScaling " + settings.coreScaling() + " leaves no cores");
         }
         if (input.taints() == SliceInput.TaintSupport.WITHDRAW && !taints(gpu, input.cordoned()).isEmpty()) {
-            return Optional.of((input.cordoned().contains(gpu.uuid()) ? "cordoned" : "unhealthy")
+            return left(gpu, SliceBuild.Cause.WITHDRAWN, (input.cordoned().contains(gpu.uuid()) ? "cordoned" : "unhealthy")
                     + ", and the API server drops device taints: withdrawn");
         }
         return Optional.empty();
+    }
+
+    private static Optional<SliceBuild.Left> left(SliceGpu gpu, SliceBuild.Cause cause, String reason) {
+        return Optional.of(new SliceBuild.Left(gpu.uuid(), cause, reason));
     }
 
     private static Map<String, DeviceAttribute> attributes(SliceGpu gpu, SliceInput input) {

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,8 @@ public final class SlicePublisher implements SlicePublication {
     private SliceInput.TaintSupport taints = SliceInput.TaintSupport.TAINT;
     private String reported = "";
     private String reportedLeft = "";
+    /** GPUs the last build left out, by cause; read by the metrics off this context. */
+    private volatile Map<SliceBuild.Cause, Integer> notOffered = Map.of();
     private boolean warnedSharing;
     private int conflicts;
     private long rescanTimer = -1;
@@ -147,6 +150,7 @@ public final class SlicePublisher implements SlicePublication {
         Promise<Void> stopped = Promise.promise();
         context.runOnContext(v -> {
             running = false;
+            notOffered = Map.of();
             vertx.cancelTimer(rescanTimer);
             vertx.cancelTimer(retryTimer);
             handles.forEach(SlicePublisher::closeQuietly);
@@ -154,6 +158,14 @@ public final class SlicePublisher implements SlicePublication {
             current.onComplete(ar -> stopped.complete());
         });
         return stopped.future();
+    }
+
+    /**
+     * How many GPUs the last publication left out of the slice for {@code cause}; 0 while the publisher is
+     * stopped (the node is not in DRA mode). Safe from any thread.
+     */
+    public int notOffered(SliceBuild.Cause cause) {
+        return notOffered.getOrDefault(cause, 0);
     }
 
     @Override
@@ -343,6 +355,9 @@ public final class SlicePublisher implements SlicePublication {
     }
 
     private void reportLeft(SliceBuild build) {
+        Map<SliceBuild.Cause, Integer> byCause = new EnumMap<>(SliceBuild.Cause.class);
+        build.left().forEach(l -> byCause.merge(l.cause(), 1, Integer::sum));
+        notOffered = Map.copyOf(byCause);
         String left = build.left().stream().map(l -> l.uuid() + " (" + l.reason() + ")").toList().toString();
         if (!left.equals(reportedLeft)) {
             reportedLeft = left;
