@@ -12,7 +12,7 @@ import io.vgpu.deviceplugin.core.GpuFacts;
 import io.vgpu.deviceplugin.core.MigDeviceFacts;
 import io.vgpu.deviceplugin.core.MigStrategy;
 import io.vgpu.deviceplugin.core.NodeLockReleaser;
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.deviceplugin.core.PluginOptions;
 import io.vgpu.deviceplugin.core.StaticMigLayout;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;

@@ -7,10 +7,11 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The device plugin never talks to Hazelcast (the Maven enforcer also bans the dependency), and its
- * allocation rules in {@code io.vgpu.deviceplugin.core} are pure.
+ * allocation rules in {@code io.vgpu.deviceplugin.core} are pure, and its packages form no cycle.
  */
 class DevicePluginArchitectureTest {
 
@@ -70,6 +71,14 @@ class DevicePluginArchitectureTest {
                 .and().doNotHaveSimpleName("CdiJson").and().doNotHaveSimpleName("CdiSpecFiles")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.vgpu.deviceplugin.cdi..")
                 .because("device-plugin mode's CDI strategies will reuse the model (issue 15 item 5)")
+                .check(PLUGIN);
+    }
+
+    @Test
+    void packagesAreFreeOfCycles() {
+        slices().matching("io.vgpu.deviceplugin.(**)")
+                .should().beFreeOfCycles()
+                .because("a package reads as one concern over the ones below it (STYLE.md: no package cycles)")
                 .check(PLUGIN);
     }
 }

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.config;
 
 import io.vgpu.deviceplugin.core.MigStrategy;
-import io.vgpu.deviceplugin.devices.HealthRecovery;
+import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,7 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.state.model.ContainerDevice;
 

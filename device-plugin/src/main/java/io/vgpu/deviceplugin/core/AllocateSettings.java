@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,8 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.core.port.HostFiles;

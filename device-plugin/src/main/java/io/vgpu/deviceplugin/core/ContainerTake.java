@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.cluster.ContainerView;
 
 import io.vgpu.state.model.ContainerDevice;
 

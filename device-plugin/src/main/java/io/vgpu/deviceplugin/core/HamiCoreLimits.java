@@ -1,4 +1,7 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.cluster.ContainerView;
 
 import io.vgpu.state.model.ContainerDevice;
 

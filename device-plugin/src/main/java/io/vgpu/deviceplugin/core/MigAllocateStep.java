@@ -1,4 +1,8 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.mig.RealizedMig;
+import io.vgpu.deviceplugin.core.mig.MigKey;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.core.port.MigPartitioner;

@@ -1,4 +1,8 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.mig.RealizedMig;
+import io.vgpu.deviceplugin.core.mig.MigKey;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;

@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 

@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 /** Whether the pod being allocated could be found ({@link PendingPodFinder}). */
 public sealed interface PodLookup permits PodLookup.Found, PodLookup.Missing {

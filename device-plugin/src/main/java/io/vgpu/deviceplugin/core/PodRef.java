@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 /**
  * A pod by namespace and name.

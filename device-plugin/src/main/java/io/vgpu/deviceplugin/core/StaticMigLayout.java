@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.devices;
+import io.vgpu.deviceplugin.health.HealthCause;
 
 import io.vgpu.deviceplugin.core.DeviceFilter;
 import io.vgpu.deviceplugin.core.DeviceInventory;

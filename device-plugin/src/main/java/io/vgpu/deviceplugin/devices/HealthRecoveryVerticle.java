@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.devices;
+import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

@@ -1,4 +1,6 @@
 package io.vgpu.deviceplugin.devices;
+import io.vgpu.deviceplugin.health.HealthCause;
+import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import io.vgpu.deviceplugin.core.PhysicalDevice;
 import io.vgpu.deviceplugin.core.XidPolicy;

@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.vgpu.deviceplugin.core.NodeView;
-import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.cluster.NodeView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.state.codec.NodeLockCodec;
 

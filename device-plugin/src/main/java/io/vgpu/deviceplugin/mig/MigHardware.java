@@ -1,9 +1,9 @@
 package io.vgpu.deviceplugin.mig;
 
-import io.vgpu.deviceplugin.core.MigKey;
+import io.vgpu.deviceplugin.core.mig.MigKey;
 import io.vgpu.deviceplugin.core.NvmlMigProfile;
-import io.vgpu.deviceplugin.core.Outcome;
-import io.vgpu.deviceplugin.core.RealizedMig;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.mig.RealizedMig;
 import io.vgpu.hamicore.GpuInstance;
 import io.vgpu.hamicore.GpuInstanceProfile;
 import io.vgpu.hamicore.InstancePlacement;

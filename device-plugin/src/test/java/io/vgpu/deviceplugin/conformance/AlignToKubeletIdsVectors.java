@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.deviceplugin.core.PreferredAllocation;
 import io.vgpu.state.model.ContainerDevice;
 

@@ -5,7 +5,7 @@ import io.vgpu.deviceplugin.core.AllocationFinisher;
 import io.vgpu.deviceplugin.core.FinishReport;
 import io.vgpu.deviceplugin.core.NodeLockReleaser;
 import io.vgpu.deviceplugin.core.PodRef;
-import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.state.codec.HamiAnnotations;
 

@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.deviceplugin.core.AllocationEntries;
 import io.vgpu.deviceplugin.core.ContainerTake;
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.state.codec.HamiAnnotations;
 
 import java.util.List;

@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.deviceplugin.core.PendingPodFinder;
 import io.vgpu.deviceplugin.core.PodLookup;
-import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 
 import java.util.List;

@@ -1,4 +1,6 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.deviceplugin.testing.PodFixtures;
 import org.junit.jupiter.api.Test;

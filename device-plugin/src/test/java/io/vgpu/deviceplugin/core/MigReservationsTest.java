@@ -1,4 +1,9 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.mig.RealizedMig;
+import io.vgpu.deviceplugin.core.mig.MigKey;
+import io.vgpu.deviceplugin.core.cluster.ContainerView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import io.vgpu.deviceplugin.testing.PodFixtures;
 import io.vgpu.state.codec.HamiAnnotations;

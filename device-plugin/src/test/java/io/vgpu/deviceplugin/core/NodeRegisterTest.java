@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.state.codec.HamiAnnotations;

@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.core;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
 
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.deviceplugin.testing.FakeHostFiles;

@@ -1,4 +1,5 @@
 package io.vgpu.deviceplugin.devices;
+import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

@@ -2,7 +2,7 @@ package io.vgpu.deviceplugin.mig;
 
 import io.vgpu.deviceplugin.core.GpuFacts;
 import io.vgpu.deviceplugin.core.MigAllowlist;
-import io.vgpu.deviceplugin.core.MigKey;
+import io.vgpu.deviceplugin.core.mig.MigKey;
 import io.vgpu.hamicore.FakeNvml;
 import io.vgpu.hamicore.GpuInfo;
 import io.vgpu.state.model.MigPlacement;

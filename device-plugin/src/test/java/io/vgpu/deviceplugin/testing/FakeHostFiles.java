@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.testing;
 
-import io.vgpu.deviceplugin.core.HookFiles;
-import io.vgpu.deviceplugin.core.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
 import io.vgpu.deviceplugin.core.port.HostFiles;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.testing;
 
-import io.vgpu.deviceplugin.core.ContainerView;
-import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.cluster.ContainerView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.state.codec.HamiAnnotations;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.core.port;
 
-import io.vgpu.deviceplugin.core.NodeView;
-import io.vgpu.deviceplugin.core.PodView;
+import io.vgpu.deviceplugin.core.cluster.NodeView;
+import io.vgpu.deviceplugin.core.cluster.PodView;
 
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.core.port;
 
-import io.vgpu.deviceplugin.core.MigKey;
-import io.vgpu.deviceplugin.core.Outcome;
-import io.vgpu.deviceplugin.core.RealizedMig;
+import io.vgpu.deviceplugin.core.mig.MigKey;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
+import io.vgpu.deviceplugin.core.mig.RealizedMig;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;

@@ -2,8 +2,8 @@ package io.vgpu.deviceplugin.dra.kubelet;
 
 import io.vgpu.deviceplugin.cdi.CdiSpec;
 import io.vgpu.deviceplugin.cdi.CdiSpecFiles;
-import io.vgpu.deviceplugin.core.HookFiles;
-import io.vgpu.deviceplugin.core.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
 import io.vgpu.deviceplugin.dra.prepare.PreparedClaim;
 import io.vgpu.deviceplugin.dra.prepare.PreparedFiles;
 import io.vgpu.deviceplugin.host.LocalHostFiles;

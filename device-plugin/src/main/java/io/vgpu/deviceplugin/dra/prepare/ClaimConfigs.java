@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.dra.VgpuConfig;

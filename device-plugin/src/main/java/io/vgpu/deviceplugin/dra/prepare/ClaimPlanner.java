@@ -5,8 +5,8 @@ import io.vgpu.deviceplugin.cdi.CdiDevice;
 import io.vgpu.deviceplugin.cdi.CdiNames;
 import io.vgpu.deviceplugin.cdi.CdiSpec;
 import io.vgpu.deviceplugin.cdi.ContainerEdits;
-import io.vgpu.deviceplugin.core.HookFiles;
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.dra.VgpuConfig;
 

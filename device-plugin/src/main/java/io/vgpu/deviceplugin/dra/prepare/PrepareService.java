@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
 import io.vgpu.deviceplugin.cdi.DriverLibraries;
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 
 import java.util.ArrayList;
 import java.util.Collection;

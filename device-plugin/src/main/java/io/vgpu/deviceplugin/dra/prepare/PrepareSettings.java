@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
 import io.vgpu.deviceplugin.cdi.DriverLibraries;
-import io.vgpu.deviceplugin.core.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
 import io.vgpu.deviceplugin.core.NodeSettings;
 import io.vgpu.deviceplugin.core.NvidiaSettings;
 

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
 import io.vgpu.deviceplugin.cdi.CdiSpec;
-import io.vgpu.deviceplugin.core.HookFiles;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
 
 import java.util.List;
 import java.util.Map;

@@ -5,8 +5,8 @@ import io.vgpu.deviceplugin.cdi.DeviceNode;
 import io.vgpu.deviceplugin.cdi.Mount;
 import io.vgpu.deviceplugin.core.DeviceResponses;
 import io.vgpu.deviceplugin.core.HamiCoreLimits;
-import io.vgpu.deviceplugin.core.HookFiles;
-import io.vgpu.deviceplugin.core.HookPaths;
+import io.vgpu.deviceplugin.core.hook.HookFiles;
+import io.vgpu.deviceplugin.core.hook.HookPaths;
 import io.vgpu.state.dra.CorePolicy;
 import io.vgpu.state.dra.VgpuConfig;
 

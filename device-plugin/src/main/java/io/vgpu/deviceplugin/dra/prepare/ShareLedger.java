@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
-import io.vgpu.deviceplugin.core.Outcome;
+import io.vgpu.deviceplugin.core.outcome.Outcome;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core;
+package io.vgpu.deviceplugin.core.outcome;
 
 import java.util.Objects;
 import java.util.function.Function;

@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core;
+package io.vgpu.deviceplugin.core.hook;
 
 /**
  * The HAMi-core files under {@code HOOK_PATH} (spec §2.5). Paths are built by string concatenation as

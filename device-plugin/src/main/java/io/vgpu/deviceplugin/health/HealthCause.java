@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.devices;
+package io.vgpu.deviceplugin.health;
 
 import java.util.Objects;
 

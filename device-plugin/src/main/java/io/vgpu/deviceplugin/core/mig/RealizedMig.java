@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core;
+package io.vgpu.deviceplugin.core.mig;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core;
+package io.vgpu.deviceplugin.core.hook;
 
 /**
  * Which optional HAMi-core files exist on the host (checked once per {@code Allocate}).

@@ -1,4 +1,4 @@
-package io.vgpu.deviceplugin.core;
+package io.vgpu.deviceplugin.core.cluster;
 
 import java.util.List;
 import java.util.Map;
