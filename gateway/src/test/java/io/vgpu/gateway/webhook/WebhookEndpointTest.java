@@ -298,6 +298,9 @@ class WebhookEndpointTest {
                     return post("/webhook-busy-ignore", JSON, AdmissionFixtures.bytes("v1-allowed-gpu.review.json"))
                             .map(normal -> List.of(overloaded, normal));
                 })
+                // the slot is returned by the response's end handler on the server's event loop, which may run just
+                // after the client has the answer: wait for it (bounded) instead of racing it
+                .compose(both -> slotsReturned(busyIgnore, 200).map(both))
                 .onComplete(ctx.succeeding(both -> ctx.verify(() -> {
                     JsonNode overloaded = AdmissionFixtures.parse(both.get(0).body().getBytes());
                     assertThat(overloaded.at("/response/allowed").asBoolean()).isTrue();
@@ -308,6 +311,14 @@ class WebhookEndpointTest {
                     assertThat(busyIgnore.inFlight()).isZero();
                     ctx.completeNow();
                 })));
+    }
+
+    /** Completes once {@code limiter} holds no slot, or after {@code tries} checks 10 ms apart (the caller asserts). */
+    private static Future<Void> slotsReturned(InFlightLimiter limiter, int tries) {
+        if (limiter.inFlight() == 0 || tries <= 0) {
+            return Future.succeededFuture();
+        }
+        return vertx.timer(10).compose(t -> slotsReturned(limiter, tries - 1));
     }
 
     @Test
