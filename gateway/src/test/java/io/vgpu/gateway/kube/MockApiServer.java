@@ -136,6 +136,10 @@ public final class MockApiServer implements AutoCloseable {
     }
 
     /** The next request with {@code method} on exactly {@code path} is not applied but answered with a Status. */
+    public void failNextMatching(String method, Predicate<String> path, int status, String message) {
+        faults.add(new Fault(method, path, () -> { }, false, status(status, "Injected", message)));
+    }
+
     public void failNext(String method, String path, int status, String message) {
         faults.add(new Fault(method, path::equals, () -> { }, false, status(status, "Injected", message)));
     }
