@@ -65,6 +65,8 @@ class GatewayServesPluginAllocatesTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String A100 = "NVIDIA A100-SXM4-40GB";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Kept after the run (the temporary directories are not): what explains a failure on the gateway's side. */
+    private static final Path LOG = Path.of("target", "gateway-plugin-e2e.log");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
@@ -103,7 +105,7 @@ class GatewayServesPluginAllocatesTest {
         gatewayPort = AgentFixture.freePort();
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-jar", jar.toAbsolutePath().toString(), "serve")
-                .redirectErrorStream(true).redirectOutput(shared.resolve("gateway.log").toFile());
+                .redirectErrorStream(true).redirectOutput(LOG.toFile());
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(k -> k.startsWith("VGPU_"));
         env.put("VGPU_PLAIN_HTTP", "true");
@@ -119,7 +121,7 @@ class GatewayServesPluginAllocatesTest {
         env.put("POD_NAME", "node-gw-replica");
         gateway = builder.start();
         assertThat(eventually(Duration.ofSeconds(90), () -> gateway.isAlive() && readyz() == 200))
-                .as("the gateway answers /readyz 200 (log: %s)", shared.resolve("gateway.log")).isTrue();
+                .as("the gateway answers /readyz 200 (log: %s)", LOG.toAbsolutePath()).isTrue();
     }
 
     @AfterAll
