@@ -128,6 +128,20 @@ final class DraRun {
         Pod pod = JSON.unmarshal(JsonPatch.apply(Manifests.pod(admitted), patchJson(t.patch())).toString(), Pod.class);
         PodResourceClaim entry = pod.getSpec().getResourceClaims().stream()
                 .filter(e -> t.template().name().equals(e.getResourceClaimTemplateName())).findFirst().orElseThrow();
+        return place(pod, entry, template);
+    }
+
+    /**
+     * Places one pod a real gateway's webhook admitted ({@link DraWebhook}): its claim from {@code template}, which
+     * the webhook created in the API server, then scheduled and bound as {@link #submit} does.
+     */
+    Placement submitAdmitted(Pod pod, PodResourceClaim entry, ResourceClaimTemplate template) {
+        templates.putIfAbsent(pod.getMetadata().getNamespace() + "/" + template.getMetadata().getName(), template);
+        return place(pod, entry, template);
+    }
+
+    private Placement place(Pod admitted, PodResourceClaim entry, ResourceClaimTemplate template) {
+        Pod pod = admitted;
         ResourceClaim claim = ClaimController.claimFor(pod, entry, template, () -> String.format("%05d", names++ % 100_000));
         allocator.putClaim(claim);
         created.add(new String[] {claim.getMetadata().getNamespace(), claim.getMetadata().getName()});

@@ -1,5 +1,7 @@
 package io.vgpu.simulate;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -11,6 +13,7 @@ import io.vgpu.gateway.core.webhook.AdmissionDecision;
 import io.vgpu.gateway.core.webhook.WebhookDecider;
 import io.vgpu.simulate.report.ReportRun;
 import io.vgpu.simulate.report.SimulationReport;
+import io.vgpu.state.dra.DraNames;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * {@code simulate --mode dra}: the same synthetic cluster and pod stream as extender mode, scheduled the DRA
@@ -72,8 +76,10 @@ public final class DraSimulation {
      * @param progress called with the number of pods done after each pod
      */
     public SimulationReport run(List<SyntheticNode> nodes, List<PodSpec> workload, IntConsumer progress) {
-        return withApiServer(writes -> stream(new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, writes),
-                workload, progress));
+        return withApiServer(writes -> {
+            DraRun run = new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, writes);
+            return stream(run, workload, progress, inProcess(run));
+        });
     }
 
     /** As {@link #run(List, List, IntConsumer)}, watched by a {@link ReportRecorder} for the HTML report. */
@@ -81,8 +87,58 @@ public final class DraSimulation {
         return withApiServer(writes -> {
             DraRun run = new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, writes);
             ReportRecorder recorder = new ReportRecorder(label, workload, run::views);
-            return recorder.finish(stream(run, workload, recorder.progress(progress, true)));
+            return recorder.finish(stream(run, workload, recorder.progress(progress, true), inProcess(run)));
         });
+    }
+
+    /**
+     * As {@link #run(String, List, List, IntConsumer)}, but each pod is admitted by a running gateway's real
+     * {@code /webhook} over HTTP ({@link DraWebhook}: annotation {@code vgpu.io/mode=dra}; the translation, the
+     * quota ticket and the template are the gateway's), on a {@link SimulatedCluster} whose nodes are all in DRA
+     * mode; the claim, the allocation and the binding are this module's stand-ins, as in {@link #run}.
+     */
+    public ReportRun runThroughGateway(String label, List<SyntheticNode> nodes, List<PodSpec> workload,
+                                       IntConsumer progress) {
+        List<HasMetadata> draNodes = new ArrayList<>();
+        nodes.forEach(n -> draNodes.add(new NodeBuilder().withNewMetadata().withName(n.name())
+                .addToLabels(DraNames.MODE_LABEL, DraNames.MODE_DRA).endMetadata().build()));
+        SimulatedCluster.Settings settings = new SimulatedCluster.Settings(nodePolicy, "spread", "127.0.0.1", 0, 0, 0,
+                Duration.ZERO, Map.of(), draNodes);
+        try (SimulatedCluster running = SimulatedCluster.start(settings, List.of());
+             KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                     .withMasterUrl(running.apiServer().url()).withRequestTimeout(30_000).build()).build()) {
+            DraRun run = new DraRun(nodes, new RequestDeriver(nvidia), nodePolicy, DraWrites.to(client));
+            DraWebhook gateway = new DraWebhook(running.gatewayUrl(), client);
+            ReportRecorder recorder = new ReportRecorder(label, workload, run::views);
+            return recorder.finish(stream(run, workload, recorder.progress(progress, true),
+                    pod -> throughGateway(gateway, run, pod)));
+        }
+    }
+
+    /** One pod's admission: the pod as admitted (for the per-GPU measure) and how to place it, or why not. */
+    private record Admission(PodSpec admitted, Supplier<DraRun.Placement> place, String refusal) {
+    }
+
+    private static Admission inProcess(WebhookDecider webhook, QuotaBook quotas, DraRun run, PodSpec pod) {
+        AdmissionDecision admission = webhook.decide(pod, quotas);
+        if (admission instanceof AdmissionDecision.Allowed allowed) {
+            return new Admission(allowed.podAfter(), () -> run.submit(allowed.podAfter()), null);
+        }
+        return new Admission(null, null, admission instanceof AdmissionDecision.Denied d
+                ? "webhook denied: " + d.message()
+                : "webhook error: " + ((AdmissionDecision.Errored) admission).message());
+    }
+
+    private static Admission throughGateway(DraWebhook gateway, DraRun run, PodSpec pod) {
+        Map<String, String> annotations = new HashMap<>(pod.annotations());
+        annotations.put(DraNames.MODE_LABEL, DraNames.MODE_DRA);
+        PodSpec dra = new PodSpec(pod.name(), pod.namespace(), pod.uid(), pod.schedulerName(), pod.nodeName(),
+                pod.runtimeClassName(), annotations, pod.labels(), pod.initContainers(), pod.containers());
+        DraWebhook.Admission admission = gateway.admit(dra);
+        if (admission instanceof DraWebhook.Admission.Admitted a) {
+            return new Admission(dra, () -> run.submitAdmitted(a.pod(), a.entry(), a.template()), null);
+        }
+        return new Admission(null, null, ((DraWebhook.Admission.NotAdmitted) admission).reason());
     }
 
     /**
@@ -97,10 +153,16 @@ public final class DraSimulation {
         }
     }
 
-    private SimulationReport stream(DraRun run, List<PodSpec> workload, IntConsumer progress) {
-        RequestDeriver requests = new RequestDeriver(nvidia);
+    /** The webhook decision in-process, then the gateway's translator (no quota: the simulator has none). */
+    private Function<PodSpec, Admission> inProcess(DraRun run) {
         QuotaBook quotas = new QuotaBook(nvidia.resourceMemoryName(), nvidia.resourceCoreName(),
                 nvidia.effectiveMemoryFactor());
+        return pod -> inProcess(webhook, quotas, run, pod);
+    }
+
+    private SimulationReport stream(DraRun run, List<PodSpec> workload, IntConsumer progress,
+                                    Function<PodSpec, Admission> admitter) {
+        RequestDeriver requests = new RequestDeriver(nvidia);
         int n = workload.size();
         long[] admit = new long[n];
         long[] schedule = new long[n];
@@ -121,23 +183,20 @@ public final class DraSimulation {
         try {
             for (int i = 0; i < n; i++) {
                 long t0 = System.nanoTime();
-                AdmissionDecision admission = webhook.decide(workload.get(i), quotas);
+                Admission admission = admitter.apply(workload.get(i));
                 long t1 = System.nanoTime();
                 admit[i] = t1 - t0;
-                String failure;
-                if (admission instanceof AdmissionDecision.Allowed allowed) {
-                    Long mem = Measures.perGpuMemory(requests, allowed.podAfter(), medianCard);
+                String failure = admission.refusal();
+                if (failure == null) {
+                    Long mem = Measures.perGpuMemory(requests, admission.admitted(), medianCard);
                     if (mem != null) {
                         perGpu.add(mem);
                     }
-                    DraRun.Placement placement = run.submit(allowed.podAfter());
+                    DraRun.Placement placement = admission.place().get();
                     failure = placement instanceof DraRun.Placement.NotPlaced np ? np.reason() : null;
                     if (placement instanceof DraRun.Placement.Bound b) {
                         prepare(kubelet, preparing, prepared, bound++, b.claims());
                     }
-                } else {
-                    failure = admission instanceof AdmissionDecision.Denied d ? "webhook denied: " + d.message()
-                            : "webhook error: " + ((AdmissionDecision.Errored) admission).message();
                 }
                 long t2 = System.nanoTime();
                 schedule[i] = t2 - t1;

@@ -34,7 +34,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -236,14 +235,7 @@ public final class GatewaySimulation {
 
         private Future<Admission> admit(PodSpec spec) {
             ObjectNode manifest = Manifests.pod(spec);
-            ObjectNode review = Manifests.JSON.createObjectNode()
-                    .put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
-            ObjectNode request = review.putObject("request").put("uid", UUID.randomUUID().toString());
-            request.putObject("kind").put("group", "").put("version", "v1").put("kind", "Pod");
-            request.putObject("resource").put("group", "").put("version", "v1").put("resource", "pods");
-            request.put("namespace", spec.namespace()).put("operation", "CREATE");
-            request.putObject("userInfo").put("username", "system:simulate");
-            request.set("object", manifest);
+            ObjectNode review = Manifests.admissionReview(manifest, spec.namespace());
             return post(gateway, "/webhook", review, webhook).map(reply -> {
                 JsonNode response = reply.json().path("response");
                 if (!response.path("allowed").asBoolean(false)) {

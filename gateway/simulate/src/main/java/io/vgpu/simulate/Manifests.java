@@ -7,6 +7,7 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The Kubernetes objects the simulator creates in its API server, shaped as a user or kubelet would write them:
@@ -38,6 +39,18 @@ final class Manifests {
         ArrayNode app = spec.putArray("containers");
         pod.containers().forEach(c -> app.add(container(c)));
         return root;
+    }
+
+    /** An {@code admission.k8s.io/v1} AdmissionReview asking to CREATE {@code manifest} in {@code namespace}. */
+    static ObjectNode admissionReview(ObjectNode manifest, String namespace) {
+        ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+        ObjectNode request = review.putObject("request").put("uid", UUID.randomUUID().toString());
+        request.putObject("kind").put("group", "").put("version", "v1").put("kind", "Pod");
+        request.putObject("resource").put("group", "").put("version", "v1").put("resource", "pods");
+        request.put("namespace", namespace).put("operation", "CREATE");
+        request.putObject("userInfo").put("username", "system:simulate");
+        request.set("object", manifest);
+        return review;
     }
 
     /**

@@ -75,7 +75,7 @@ public final class ReportRunner {
                 out.flush();
                 ReportRun run = switch (mode) {
                     case "core" -> core(out, options, policy, label);
-                    case "dra" -> dra(out, options, policy, label);
+                    case "dra" -> dra(out, options, policy, label, options.compareModes() && !"core".equals(options.mode()));
                     default -> http(out, options, policy, label);
                 };
                 out.print(run.summary().table());
@@ -102,7 +102,9 @@ public final class ReportRunner {
             "Model: neither mode includes kube-scheduler's own cycle (queueing, the other plugins, its API calls).",
             "Extender mode: the real gateway's webhook, filter and bind (over HTTP in http mode); bind holds the node "
                     + "lock until the simulated device plugin has allocated the pod (--device-plugin-delay).",
-            "DRA mode: the pod translated into a claim template, the claim made by a stand-in for the claim controller, "
+            "DRA mode: the pod translated into a claim template (by the real gateway's /webhook over HTTP in http "
+                    + "mode, the template read back from the API server; by the webhook's own translator in-process in "
+                    + "core and dra mode), the claim made by a stand-in for the claim controller, "
                     + "allocated on each node by a stand-in for kube-scheduler's structured allocator (in-flight claims "
                     + "counted), the best node by the node policy (binpack: most GPU memory granted; spread: least), "
                     + "bound; the kubelet then spends --device-plugin-delay per claim in prepare, without a lock. "
@@ -114,11 +116,16 @@ public final class ReportRunner {
         return new WebhookDecider(WebhookConfig.single("hami-scheduler", true, nvidia));
     }
 
-    private static ReportRun dra(PrintWriter out, Options o, String policy, String label) {
+    /** {@code throughGateway}: the pods admitted by a running gateway's /webhook over HTTP (compare-modes, http). */
+    private static ReportRun dra(PrintWriter out, Options o, String policy, String label, boolean throughGateway) {
         DraSimulation simulation = new DraSimulation(webhook(o.nvidia()), o.nvidia(), policy,
                 Duration.ofMillis(o.devicePluginDelayMillis()));
         ProgressBar bar = new ProgressBar(out, o.workload().size());
-        ReportRun run = simulation.run(label, o.cluster(), o.workload(), bar::update);
+        if (throughGateway) {
+            SimulationLogs.quiet();
+        }
+        ReportRun run = throughGateway ? simulation.runThroughGateway(label, o.cluster(), o.workload(), bar::update)
+                : simulation.run(label, o.cluster(), o.workload(), bar::update);
         bar.finish();
         return run;
     }

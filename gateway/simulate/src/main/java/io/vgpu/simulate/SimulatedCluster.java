@@ -3,6 +3,7 @@ package io.vgpu.simulate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vgpu.gateway.ClusterConfig;
 import io.vgpu.gateway.GatewayConfig;
@@ -83,8 +84,8 @@ public final class SimulatedCluster implements AutoCloseable {
      * @param apiServerPort     the simulated API server's port, 0 for any free one
      * @param devicePluginDelay how long the simulated device plugin takes to allocate a bound pod
      * @param gatewayEnv        more {@code VGPU_*} settings of the gateway, only keys of {@link #LOCAL_KEYS}
-     * @param preload           Pods (stored with their own UIDs) and Nodes put into the API server before the gateway
-     *                          starts, e.g. to replay a recorded kube-scheduler session
+     * @param preload           Pods (stored with their own UIDs), Nodes and ResourceQuotas put into the API server
+     *                          before the gateway starts, e.g. to replay a recorded kube-scheduler session
      */
     public record Settings(String nodePolicy, String gpuPolicy, String bindAddress, int apiPort, int metricsPort,
                            int apiServerPort, Duration devicePluginDelay, Map<String, String> gatewayEnv,
@@ -95,8 +96,9 @@ public final class SimulatedCluster implements AutoCloseable {
             gatewayEnv = Map.copyOf(gatewayEnv);
             preload = List.copyOf(preload);
             for (HasMetadata object : preload) {
-                if (!(object instanceof Pod) && !(object instanceof Node)) {
-                    throw new IllegalArgumentException("only Pods and Nodes are preloaded, not " + object.getKind());
+                if (!(object instanceof Pod) && !(object instanceof Node) && !(object instanceof ResourceQuota)) {
+                    throw new IllegalArgumentException("only Pods, Nodes and ResourceQuotas are preloaded, not "
+                            + object.getKind());
                 }
             }
             for (String key : gatewayEnv.keySet()) {
@@ -310,6 +312,8 @@ public final class SimulatedCluster implements AutoCloseable {
                 node.getMetadata().setResourceVersion(null);
                 client.nodes().resource(node).create();
                 nodes.add(node.getMetadata().getName());
+            } else if (object instanceof ResourceQuota quota) {
+                client.resourceQuotas().resource(quota).create();
             } else {
                 apiServer.preload((Pod) object);
             }
