@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,7 +28,10 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The system under test: the API server, the GPU nodes in it, and N gateway replicas (separate JVMs on loopback,
@@ -43,6 +47,9 @@ final class ChaosCluster implements AutoCloseable {
     static final Duration NODE_LOCK_WAIT = Duration.ofSeconds(8);
     /** The nodes the load binds to (the idle ones only see abandoned filters). */
     static final String NODE_PREFIX = "chaos-node-";
+    private static final Logger LOG = LoggerFactory.getLogger(ChaosCluster.class);
+    /** Restarts of a replica that exited while the cluster formed, per wait ({@link #restartFailedStarts}). */
+    private static final int START_RETRIES = 2;
     private static final String IDLE_PREFIX = "chaos-idle-";
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final SplittableRandom PORTS = new SplittableRandom();
@@ -56,6 +63,7 @@ final class ChaosCluster implements AutoCloseable {
     private final List<String> idleNodeNames;
     private final Map<String, List<GpuDevice>> devices;
     private final GatewayHttp http = new GatewayHttp();
+    private final AtomicLong failedStarts = new AtomicLong();
 
     private ChaosCluster(ChaosSettings settings, ChaosApiServer api, KubernetesClient kube,
                          List<GatewayReplica> replicas, Map<String, List<GpuDevice>> devices) {
@@ -183,7 +191,9 @@ final class ChaosCluster implements AutoCloseable {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Set<GatewayReplica> pending = new HashSet<>(members);
+        Map<GatewayReplica, Integer> restarts = new HashMap<>();
         while (true) {
+            restartFailedStarts(pending, restarts);
             pending.removeIf(formedFor(members.size()));
             if (pending.isEmpty()) {
                 return Duration.ofNanos(System.nanoTime() - start);
@@ -196,6 +206,36 @@ final class ChaosCluster implements AutoCloseable {
             }
             sleep(100);
         }
+    }
+
+    /**
+     * A replica that exited while the cluster forms gave up its start ({@code serve} exits when its listeners are
+     * not up within 60 s, which a loaded 2-core machine can miss): it is started again, at most
+     * {@link #START_RETRIES} times per wait, as an operator's restart policy would; a replica that keeps exiting
+     * fails the run with its log. Each restart is logged, so a report's timings can be read with it.
+     */
+    private void restartFailedStarts(Set<GatewayReplica> pending, Map<GatewayReplica, Integer> restarts) {
+        for (GatewayReplica replica : pending) {
+            if (replica.alive()) {
+                continue;
+            }
+            int done = restarts.getOrDefault(replica, 0);
+            if (done >= START_RETRIES) {
+                throw new IllegalStateException(replica.name() + " exited " + (done + 1) + " times while the "
+                        + "cluster formed; see " + replica.log() + "; last log lines: "
+                        + String.join(" | ", replica.lastNotableLogLines(6)));
+            }
+            restarts.put(replica, done + 1);
+            failedStarts.incrementAndGet();
+            LOG.warn("chaos: {} exited before it was ready (start {} of {}); starting it again", replica.name(),
+                    done + 1, START_RETRIES + 1);
+            replica.start();
+        }
+    }
+
+    /** How many times a replica exited before it was ready and was started again ({@link #awaitFormed}). */
+    long failedStarts() {
+        return failedStarts.get();
     }
 
     /**

@@ -86,6 +86,7 @@ public final class ChaosRun {
             }
             cluster.replicas().forEach(r -> scrapeConflicts(cluster, r));
             cluster.killAll();
+            LOG.info("chaos: {} replica starts failed and were retried", cluster.failedStarts());
             long stale = settings.staleReplica() < 0 ? 0 : Math.round(conflicts.entrySet().stream()
                     .filter(e -> e.getKey().startsWith(cluster.replicas().get(settings.staleReplica()).name() + "#"))
                     .mapToDouble(Map.Entry::getValue).sum());
