@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.core.draview.DraSnapshot;
 import io.vgpu.state.codec.NodeRegisterCodec;
@@ -20,6 +23,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -41,7 +45,11 @@ import java.util.function.Supplier;
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
- * no migration running) is computed on a worker thread.
+ * no migration running) is computed on a worker thread of this handler's own (one thread), and requests that arrive
+ * while a dump runs share it: {@code isClusterSafe} asks every member and can block for a minute while partitions
+ * migrate on a loaded machine, and a checker probing every 100 ms must never take the shared worker pool that
+ * {@code /filter}, {@code /bind} and the webhook offload to (a soak run lost its full restart to exactly that: twenty
+ * workers blocked in this check, filters timing out behind them).
  *
  * <p>DRA-mode nodes (issue 13 item 3) are under {@code dra} ({@link DraDump}): their cards as their ResourceSlices
  * publish them and the claims' shares of each; {@code nodes} are the device-plugin side (HAMi's wire).
@@ -56,6 +64,8 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
     private final BooleanSupplier ready;
     private final Clock clock;
     private final Supplier<DraSnapshot> dra;
+    private final WorkerExecutor worker;
+    private final AtomicReference<Future<String>> running = new AtomicReference<>();
 
     /**
      * @param vertx   runs the cluster-safety check on a worker
@@ -80,17 +90,41 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         this.replica = replica;
         this.ready = ready;
         this.clock = clock;
+        this.worker = vertx.createSharedWorkerExecutor("vgpu-debug-state", 1);
     }
 
     @Override
     public void handle(RoutingContext ctx) {
-        vertx.executeBlocking(this::dump, false).onComplete(done -> {
+        dumpOnce().onComplete(done -> {
             if (done.failed()) {
                 ctx.fail(done.cause());
                 return;
             }
             ctx.response().putHeader("Content-Type", "application/json").end(done.result());
         });
+    }
+
+    /** Releases this handler's worker thread. */
+    public Future<Void> close() {
+        return worker.close();
+    }
+
+    /** The dump under way, or a new one on this handler's worker: at most one runs, however many ask. */
+    private Future<String> dumpOnce() {
+        while (true) {
+            Future<String> current = running.get();
+            if (current != null) {
+                return current;
+            }
+            Promise<String> next = Promise.promise();
+            if (running.compareAndSet(null, next.future())) {
+                worker.executeBlocking(this::dump, false).onComplete(done -> {
+                    running.set(null); // before completing: a request that sees the answer asks for a fresh dump
+                    next.handle(done);
+                });
+                return next.future();
+            }
+        }
     }
 
     /** The JSON document (blocking: the cluster-safety check asks the other members). */
