@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  *                 └──────────────── any error ──────────────────────┴────► wait retry ────► tick
  * </pre>
  */
-public final class NodeRegisterVerticle extends VerticleBase {
+final class NodeRegisterVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRegisterVerticle.class);
 

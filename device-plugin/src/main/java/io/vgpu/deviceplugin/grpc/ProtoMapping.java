@@ -25,7 +25,7 @@ import java.util.List;
 /**
  * The one place where kubelet's v1beta1 messages and the core's types meet. Pure and thread-safe.
  */
-public final class ProtoMapping {
+final class ProtoMapping {
 
     private ProtoMapping() {
     }

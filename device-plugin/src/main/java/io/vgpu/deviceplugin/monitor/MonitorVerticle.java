@@ -19,7 +19,7 @@ import io.vertx.ext.web.RoutingContext;
  * scrape and every tick run on worker threads ({@code executeBlocking}), never on the event loop,
  * because both touch NVML (JNI), files and memory maps. Ticks are ordered; scrapes are not.
  */
-public final class MonitorVerticle extends VerticleBase {
+final class MonitorVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(MonitorVerticle.class);
     /** The Prometheus text exposition format the registry writes by default. */

@@ -7,7 +7,7 @@ import java.util.Map;
  * with plugin name {@code nvidia-device-plugin}): key {@code <prefix>nvidia-device-plugin_<responseId>},
  * value the comma-joined qualified device names. Pure.
  */
-public final class CdiAnnotations {
+final class CdiAnnotations {
 
     /** The plugin name CDI puts in the annotation key. */
     public static final String PLUGIN_NAME = "nvidia-device-plugin";
