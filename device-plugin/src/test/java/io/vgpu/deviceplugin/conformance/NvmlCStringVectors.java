@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.NvmlText;
+import io.vgpu.deviceplugin.core.gpu.NvmlText;
 
 import java.util.List;
 
