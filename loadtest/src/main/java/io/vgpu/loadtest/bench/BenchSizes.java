@@ -33,10 +33,13 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
             new ExtenderLoad.Timing(Duration.ofSeconds(5), Duration.ofSeconds(10)), List.of(1, 3), List.of(1, 3),
             List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4), 500, List.of(10, 100), 3);
 
-    /** A quick look at every row the targets need, small: minutes, not the record (scripts/bench.sh --small). */
+    /**
+     * A quick look at every row the targets need, small: minutes, not the record (scripts/bench.sh --small). The
+     * warm-up is longer than the window: every row starts cold JVMs.
+     */
     static final BenchSizes SMALL = new BenchSizes(List.of(5_000),
-            new ExtenderLoad.Timing(Duration.ofSeconds(3), Duration.ofSeconds(5)), 100,
-            new ExtenderLoad.Timing(Duration.ofSeconds(3), Duration.ofSeconds(5)), List.of(1, 3), List.of(1, 3),
+            new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), 100,
+            new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), List.of(1, 3), List.of(1, 3),
             List.of(0L), 20, List.of(1), 1_000, 20_000, Duration.ofMinutes(3), 50, List.of(10, 100), 3);
 
     /** CI: every part, small and short. */
