@@ -30,7 +30,19 @@ public final class ReplicaMain {
     private ReplicaMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Exception | Error e) {
+            // Hazelcast's threads would keep a broken replica alive: say why and end it, so the driver stops waiting
+            e.printStackTrace();
+            System.out.println("ERROR " + e);
+            System.out.flush();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         Logs.quiet();
         int index = Integer.parseInt(args[0]);
         List<String> members = List.of(args[3].split(","));

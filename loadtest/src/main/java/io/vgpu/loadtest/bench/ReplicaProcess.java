@@ -65,11 +65,13 @@ final class ReplicaProcess implements AutoCloseable {
     String await(String word, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            String line = answers.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            String line = answers.poll(Math.max(1, Math.min(1_000_000_000L, deadline - System.nanoTime())),
+                    TimeUnit.NANOSECONDS);
             if (line != null && line.startsWith(word + " ")) {
                 return line.substring(word.length() + 1);
             }
-            if (line == null || line.startsWith("ERROR")) {
+            boolean over = line == null && (System.nanoTime() >= deadline || !process.isAlive());
+            if (over || (line != null && line.startsWith("ERROR"))) {
                 throw new IllegalStateException(name + ": no " + word + " within " + timeout.toSeconds() + " s ("
                         + (process.isAlive() ? "running" : "exited " + process.exitValue()) + "); last output:\n"
                         + logTail());
