@@ -71,7 +71,8 @@ final class RemoteSink implements ApiStandIn, AutoCloseable {
                     watching.complete();
                 })
                 .onFailure(watching::fail));
-        watching.future().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        // generous: on a loaded machine a cold JVM takes tens of seconds before its first request is answered
+        watching.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
         return sink;
     }
 

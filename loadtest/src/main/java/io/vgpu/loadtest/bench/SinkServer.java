@@ -64,6 +64,8 @@ final class SinkServer implements AutoCloseable {
     /** Every change, as the sink delivers it to a listener (on its watch thread), becomes one line. */
     private void watch(HttpServerResponse response) {
         response.setChunked(true).putHeader("Content-Type", "application/x-ndjson");
+        // the headers now, not with the first change: the client's connect waits for them
+        response.writeHead();
         sink.subscribe(new ClusterEvents() {
             @Override
             public void nodeUpserted(NodeObservation node) {
