@@ -2,7 +2,8 @@
 """Replays one recorded list of pods through a running `simulate --serve` (webhook, filter, bind over HTTP) and
 writes what identifies every answer, one JSON line per pod, to stdout (docs/renovation.md section 3).
 Usage: renovation-replay.py BANNER_FILE PODS_JSONL. hami.io/bind-time and the node lock are left out here; the doc's
-jq step also drops hami.io/vgpu-time and hami.io/bind-phase (wall-clock, and the simulated device plugin's timing)."""
+jq step also drops hami.io/vgpu-time, hami.io/bind-phase and hami.io/vgpu-devices-to-allocate (wall-clock, and the
+simulated device plugin's timing: it empties to-allocate once a container is allocated)."""
 import json, re, sys, urllib.request
 
 banner_file, requests_file = sys.argv[1], sys.argv[2]
