@@ -1,14 +1,14 @@
 package io.vgpu.deviceplugin.core.gpu;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * NVML's fixed-size C strings and PCI addresses, as HAMi reads them (register.go, spec §3.2). The NUMA node's
- * sysfs path is the C code's ({@code vg_numa_node} in hamicore-jni; the conformance runner checks it there). Pure.
+ * NVML's PCI addresses, as HAMi reads them (register.go, spec §3.2). NVML's fixed-size C strings and the NUMA
+ * node's sysfs path are the C code's ({@code device_string} and {@code vg_numa_node} in hamicore-jni; the
+ * conformance runners check them there, through JNI). Pure.
  */
 public final class NvmlText {
 
@@ -16,15 +16,6 @@ public final class NvmlText {
     private static final Pattern BUS_ID = Pattern.compile("([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\\.([0-7])");
 
     private NvmlText() {
-    }
-
-    /** The bytes up to the first NUL (all of them when there is none), as UTF-8. */
-    public static String cString(byte[] bytes) {
-        int end = 0;
-        while (end < bytes.length && bytes[end] != 0) {
-            end++;
-        }
-        return new String(bytes, 0, end, StandardCharsets.UTF_8);
     }
 
     /**
