@@ -45,11 +45,11 @@ import java.util.function.Supplier;
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
- * no migration running) is computed on a worker thread of this handler's own (one thread), and requests that arrive
- * while a dump runs share it: {@code isClusterSafe} asks every member and can block for a minute while partitions
- * migrate on a loaded machine, and a checker probing every 100 ms must never take the shared worker pool that
- * {@code /filter}, {@code /bind} and the webhook offload to (a soak run lost its full restart to exactly that: twenty
- * workers blocked in this check, filters timing out behind them).
+ * no migration running) is computed on threads of this handler's own, and requests within a second of a dump's start
+ * share it: {@code isClusterSafe} asks every member and can block for minutes (a call in flight when a member is
+ * killed, partitions migrating on a loaded machine), and a checker probing every 100 ms must never take the shared
+ * worker pool that {@code /filter}, {@code /bind} and the webhook offload to (a soak's full restart never looked safe
+ * with every shared worker blocked in this check).
  *
  * <p>DRA-mode nodes (issue 13 item 3) are under {@code dra} ({@link DraDump}): their cards as their ResourceSlices
  * publish them and the claims' shares of each; {@code nodes} are the device-plugin side (HAMi's wire).
@@ -57,6 +57,10 @@ import java.util.function.Supplier;
 public final class DebugStateHandler implements Handler<RoutingContext> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** This handler's own threads: the most dumps that can hang in a cluster-safety call at once. */
+    private static final int THREADS = 16;
+    /** Requests within this long of a dump's start share it. */
+    private static final long SHARE_MILLIS = 1_000;
 
     private final Vertx vertx;
     private final HazelcastClusterState state;
@@ -65,7 +69,7 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
     private final Clock clock;
     private final Supplier<DraSnapshot> dra;
     private final WorkerExecutor worker;
-    private final AtomicReference<Future<String>> running = new AtomicReference<>();
+    private final AtomicReference<Flight> running = new AtomicReference<>();
 
     /**
      * @param vertx   runs the cluster-safety check on a worker
@@ -90,7 +94,7 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         this.replica = replica;
         this.ready = ready;
         this.clock = clock;
-        this.worker = vertx.createSharedWorkerExecutor("vgpu-debug-state", 1);
+        this.worker = vertx.createSharedWorkerExecutor("vgpu-debug-state", THREADS);
     }
 
     @Override
@@ -104,27 +108,34 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         });
     }
 
-    /** Releases this handler's worker thread. */
+    /** Releases this handler's threads. */
     public Future<Void> close() {
         return worker.close();
     }
 
-    /** The dump under way, or a new one on this handler's worker: at most one runs, however many ask. */
+    /**
+     * The dump under way if it started less than {@link #SHARE_MILLIS} ago, else a new one on this handler's own
+     * threads. Sharing keeps a probe storm to one dump a second; not sharing an older one keeps the answer fresh when
+     * a cluster-safety call hangs (one in flight while a member is killed waited two minutes for it in a soak, and a
+     * strictly single dump made every probe wait with it). At most {@link #THREADS} hung calls; later dumps queue.
+     */
     private Future<String> dumpOnce() {
-        while (true) {
-            Future<String> current = running.get();
-            if (current != null) {
-                return current;
-            }
-            Promise<String> next = Promise.promise();
-            if (running.compareAndSet(null, next.future())) {
-                worker.executeBlocking(this::dump, false).onComplete(done -> {
-                    running.set(null); // before completing: a request that sees the answer asks for a fresh dump
-                    next.handle(done);
-                });
-                return next.future();
-            }
+        long now = clock.millis();
+        Flight current = running.get();
+        if (current != null && now - current.startedMillis() < SHARE_MILLIS) {
+            return current.answer().future();
         }
+        Flight next = new Flight(Promise.promise(), now);
+        running.set(next); // a race starts one dump more: harmless
+        worker.executeBlocking(this::dump, false).onComplete(done -> {
+            running.compareAndSet(next, null); // before completing: a request that sees the answer asks anew
+            next.answer().handle(done);
+        });
+        return next.answer().future();
+    }
+
+    /** A dump under way and when it started. */
+    private record Flight(Promise<String> answer, long startedMillis) {
     }
 
     /** The JSON document (blocking: the cluster-safety check asks the other members). */
