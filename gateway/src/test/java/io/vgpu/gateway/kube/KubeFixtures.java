@@ -41,20 +41,6 @@ final class KubeFixtures {
         return dns.length() > 50 ? dns.substring(0, 50).replaceAll("-+$", "") : dns;
     }
 
-    /** Waits for a stage, failing the test after 10 s (TEMPORARY: goes once every file waits on events). */
-    static <T> T await(java.util.concurrent.CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("stage did not complete: " + e, e);
-        }
-    }
-
-    /** Polls {@code condition} until true, failing after 10 s (TEMPORARY, as {@link #await}). */
-    static void eventually(String what, BooleanSupplier condition) {
-        io.vgpu.testsupport.Eventually.within(Duration.ofSeconds(10), what, condition);
-    }
-
     /**
      * A synchronous call (fabric8's blocking client, a read of the mock server's store) as a step of a test's flow, on
      * a worker of {@code vertx}. Never on an event loop: the client's own answers arrive on one, and a stage's
