@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.vertx.core.Future;
@@ -120,8 +121,8 @@ class DraTemplatesOnApiServerTest {
     @Test
     void aTemplateOfThatNameWithOtherContentIsAClearError(Vertx vertx, VertxTestContext ctx) {
         Future<String> name = admit(pod("a", "1024"), true).map(DraTemplatesOnApiServerTest::templateNameIn);
-        Future<JsonNode> reply = name.compose(taken -> onWorker(vertx, () -> client.genericKubernetesResources(TEMPLATES)
-                .inNamespace(ns).resource(otherContent(taken)).create()))
+        Future<JsonNode> reply = name.compose(taken -> onWorker(vertx, () -> client
+                        .genericKubernetesResources(TEMPLATES).inNamespace(ns).resource(otherContent(taken)).create()))
                 .compose(created -> admit(pod("b", "1024"), false));
 
         finishOnWorker(ctx, vertx, reply, r -> {
@@ -136,7 +137,7 @@ class DraTemplatesOnApiServerTest {
         GenericKubernetesResource t = new GenericKubernetesResource();
         t.setApiVersion("resource.k8s.io/v1");
         t.setKind("ResourceClaimTemplate");
-        t.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+        t.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
         t.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of())));
         return t;
     }

@@ -115,7 +115,8 @@ class KubeEventRecorderTest {
         recorder.filteringSucceeded(pod, "n1", 3, List.of(new ScoredNode("n1", 2.5f), new ScoredNode("n2", 1.125f)));
 
         finishOnWorker(ctx, vertx, eventually(vertx, "an event", () -> !events().isEmpty()), v -> assertThat(
-                onlyEvent().getMessage()).isEqualTo("find fit node(n1), 1 nodes not fit, 2 nodes fit(n2:1.12,n1:2.50)"));
+                onlyEvent().getMessage())
+                .isEqualTo("find fit node(n1), 1 nodes not fit, 2 nodes fit(n2:1.12,n1:2.50)"));
     }
 
     @Test

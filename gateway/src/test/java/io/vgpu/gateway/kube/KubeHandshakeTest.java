@@ -79,7 +79,8 @@ class KubeHandshakeTest {
         clock.advance(Duration.ofSeconds(15));
         Future<HealthVerdict> third = step(reconciler.reconcile(stale));
 
-        finishOnWorker(ctx, vertx, Future.all(first, second, third).map(CompositeFuture::<HealthVerdict>list), verdicts -> {
+        Future<List<HealthVerdict>> all = Future.all(first, second, third).map(CompositeFuture::<HealthVerdict>list);
+        finishOnWorker(ctx, vertx, all, verdicts -> {
             assertThat(verdicts).extracting(HealthVerdict::healthy).containsExactly(true, true, true);
             assertThat(handshakePatches()).hasSize(1);
             assertThat(handshakePatches().get(0).body()).isEqualTo(

@@ -111,14 +111,16 @@ class KubeInformersTest {
                 return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_x\"}}}");
             });
-        }).compose(patched -> eventually(vertx, "the fresh informers saw both", () -> events.kindsAbout(name).size() == 2))
+        }).compose(patched -> eventually(vertx, "the fresh informers saw both",
+                        () -> events.kindsAbout(name).size() == 2))
                 .compose(v -> eventually(vertx, "the feed holds both", () -> feed.held() >= 2))
                 .map(v -> {
                     assertThat(late.about(name)).isEmpty();
                     assertThat(slow.node(name)).isEmpty();
                     feed.runHeld();
                     assertThat(late.kindsAbout(name)).hasSize(2);
-                    assertThat(((NodeObservation) late.about(name).get(1).value()).handshake()).isEqualTo("Requesting_x");
+                    assertThat(((NodeObservation) late.about(name).get(1).value()).handshake())
+                            .isEqualTo("Requesting_x");
                     assertThat(slow.node(name).orElseThrow().handshake()).isEqualTo("Requesting_x");
                     return null;
                 });
@@ -156,7 +158,8 @@ class KubeInformersTest {
 
         Future<Void> updated = eventually(vertx, "node upsert", () -> !events.about(name).isEmpty())
                 .compose(v -> onWorker(vertx, () -> client.nodes().withName(name).patch(
-                        PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"vgpu.io/mode\":\"dra\"}}}")))
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"vgpu.io/mode\":\"dra\"}}}")))
                 .compose(patched -> eventually(vertx, "node updated", () -> events.about(name).size() == 2));
 
         finish(ctx, updated, v -> {
@@ -249,7 +252,8 @@ class KubeInformersTest {
                 .compose(patched -> eventually(vertx, "updated",
                         () -> events.kindsAbout(ns + "/p").contains("podUpdated")))
                 .compose(v -> onWorker(vertx, () -> client.pods().inNamespace(ns).withName("p").delete()))
-                .compose(gone -> eventually(vertx, "deleted", () -> events.kindsAbout(ns + "/p").contains("podDeleted")));
+                .compose(gone -> eventually(vertx, "deleted",
+                        () -> events.kindsAbout(ns + "/p").contains("podDeleted")));
 
         finish(ctx, deleted, v -> {
             assertThat(events.kindsAbout(ns + "/p")).containsExactly("podAdded", "podUpdated", "podDeleted");
