@@ -6,15 +6,18 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.vgpu.testsupport.Eventually;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxTestContext;
+import io.vgpu.gateway.testflow.TestFlow;
 import org.junit.jupiter.api.TestInfo;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 
 /** Builders and helpers for the Kubernetes adapter tests. */
@@ -38,18 +41,59 @@ final class KubeFixtures {
         return dns.length() > 50 ? dns.substring(0, 50).replaceAll("-+$", "") : dns;
     }
 
-    /** Waits for a stage, failing the test after 10 s. */
-    static <T> T await(CompletionStage<T> stage) {
+    /**
+     * A synchronous call (fabric8's blocking client, a read of the mock server's store) as a step of a test's flow, on
+     * a worker of {@code vertx}. Never on an event loop: the client's own answers arrive on one, and a stage's
+     * callbacks may run there.
+     */
+    static <T> Future<T> onWorker(Vertx vertx, Callable<T> call) {
+        return vertx.executeBlocking(call, false);
+    }
+
+    /**
+     * {@link TestFlow#eventually} for a synchronous condition, asked on a worker every 50 ms; fails the flow after
+     * 10 s.
+     */
+    static Future<Void> eventually(Vertx vertx, String what, BooleanSupplier condition) {
+        return TestFlow.eventually(vertx, Duration.ofSeconds(10), what, () -> onWorker(vertx, condition::getAsBoolean));
+    }
+
+    /**
+     * {@link TestFlow#finish} with {@code check} run on a worker, so that it may read the API server with fabric8's
+     * blocking client.
+     */
+    static <T> void finishOnWorker(VertxTestContext ctx, Vertx vertx, Future<T> flow, TestFlow.Check<T> check) {
+        TestFlow.finish(ctx, flow.compose(value -> onWorker(vertx, () -> {
+            verify(check, value);
+            return value;
+        })), value -> { });
+    }
+
+    private static <T> void verify(TestFlow.Check<T> check, T value) throws Exception {
         try {
-            return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("stage did not complete: " + e, e);
+            check.accept(value);
+        } catch (Exception | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 
-    /** Polls {@code condition} until true, failing after 10 s. */
-    static void eventually(String what, BooleanSupplier condition) {
-        Eventually.within(Duration.ofSeconds(10), what, condition);
+    /** A mock API server in CRUD mode with a client and a {@link KubeApi} on it: what most adapter tests start. */
+    static MockKube mockKube() {
+        MockApiServer server = MockApiServer.start();
+        KubernetesClient client = server.client(TEST_CLIENT);
+        return new MockKube(server, client, new KubeApi(client, TEST_CLIENT));
+    }
+
+    /** {@link #mockKube()}'s parts; closing it closes all three. */
+    record MockKube(MockApiServer server, KubernetesClient client, KubeApi api) implements AutoCloseable {
+        @Override
+        public void close() {
+            api.close();
+            client.close();
+            server.close();
+        }
     }
 
     static NodeFixture node(String name) {

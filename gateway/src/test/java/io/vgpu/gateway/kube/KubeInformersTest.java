@@ -9,6 +9,10 @@ import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.accounting.AccountingFeed;
 import io.vgpu.gateway.core.accounting.PodTracker;
 import io.vgpu.gateway.core.port.ClusterEvents;
@@ -23,16 +27,23 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-import static io.vgpu.gateway.kube.KubeFixtures.await;
 import static io.vgpu.gateway.kube.KubeFixtures.eventually;
 import static io.vgpu.gateway.kube.KubeFixtures.node;
+import static io.vgpu.gateway.kube.KubeFixtures.onWorker;
 import static io.vgpu.gateway.kube.KubeFixtures.pod;
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class KubeInformersTest {
 
     private static final String SCHEDULER = "hami-scheduler";
@@ -46,7 +57,7 @@ class KubeInformersTest {
     private String ns;
 
     @BeforeAll
-    static void start() {
+    static void start(VertxTestContext ctx) {
         server = MockApiServer.start();
         client = server.client(KubeFixtures.TEST_CLIENT);
         events = new RecordingEvents();
@@ -54,7 +65,7 @@ class KubeInformersTest {
         tracker = new PodTracker(quotas);
         informers = new KubeInformers(client, new InformerConfig(List.of(SCHEDULER), Map.of(), "nvidia.com/gpu", true),
                 ClusterEvents.fanOut(List.of(events, new AccountingFeed(tracker, quotas))));
-        await(informers.start());
+        finish(ctx, step(informers.start()), started -> { });
     }
 
     @AfterAll
@@ -86,99 +97,117 @@ class KubeInformersTest {
 
     /** The seam the chaos harness's stale replica uses: a feed that runs events late delays the cache and the listener. */
     @Test
-    void everyEventReachesTheCacheAndTheListenerThroughTheFeedInOrder() {
+    void everyEventReachesTheCacheAndTheListenerThroughTheFeedInOrder(Vertx vertx, VertxTestContext ctx) {
         RecordingEvents late = new RecordingEvents();
         HeldExecutor feed = new HeldExecutor();
         KubeInformers slow = new KubeInformers(client, new InformerConfig(List.of(SCHEDULER), Map.of(),
                 "nvidia.com/gpu", false), late, feed);
-        try {
-            await(slow.start());
-            feed.runHeld(); // what the first lists delivered
-            String name = "node-" + ns;
-            client.resource(node(name).allocatableGpus("1").build()).create();
-            client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_x\"}}}");
-            eventually("the fresh informers saw both", () -> events.kindsAbout(name).size() == 2);
-            eventually("the feed holds both", () -> feed.held() >= 2);
+        String name = "node-" + ns;
 
-            assertThat(late.about(name)).isEmpty();
-            assertThat(slow.node(name)).isEmpty();
-            feed.runHeld();
-            assertThat(late.kindsAbout(name)).hasSize(2);
-            assertThat(((NodeObservation) late.about(name).get(1).value()).handshake()).isEqualTo("Requesting_x");
-            assertThat(slow.node(name).orElseThrow().handshake()).isEqualTo("Requesting_x");
-        } finally {
+        Future<Void> delivered = step(slow.start()).compose(started -> {
+            feed.runHeld(); // what the first lists delivered
+            return onWorker(vertx, () -> {
+                client.resource(node(name).allocatableGpus("1").build()).create();
+                return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"hami.io/node-handshake\":\"Requesting_x\"}}}");
+            });
+        }).compose(patched -> eventually(vertx, "the fresh informers saw both",
+                        () -> events.kindsAbout(name).size() == 2))
+                .compose(v -> eventually(vertx, "the feed holds both", () -> feed.held() >= 2))
+                .map(v -> {
+                    assertThat(late.about(name)).isEmpty();
+                    assertThat(slow.node(name)).isEmpty();
+                    feed.runHeld();
+                    assertThat(late.kindsAbout(name)).hasSize(2);
+                    assertThat(((NodeObservation) late.about(name).get(1).value()).handshake())
+                            .isEqualTo("Requesting_x");
+                    assertThat(slow.node(name).orElseThrow().handshake()).isEqualTo("Requesting_x");
+                    return null;
+                });
+
+        finish(ctx, delivered.eventually(() -> onWorker(vertx, () -> {
             slow.close();
-        }
+            return null;
+        })), v -> { });
     }
 
     @Test
-    void aRegisteredNodeIsDeliveredTrimmedWithItsAllocatableGpus() {
+    void aRegisteredNodeIsDeliveredTrimmedWithItsAllocatableGpus(Vertx vertx, VertxTestContext ctx) {
         String name = "node-" + ns;
         client.resource(node(name).annotation(HamiAnnotations.NODE_NVIDIA_REGISTER, KubeFixtures.ONE_GPU)
                 .annotation(HamiAnnotations.DEVICE_CORDON, "GPU-9")
                 .annotation("node.alpha.kubernetes.io/ttl", "0")
                 .allocatableGpus("2").build()).create();
 
-        eventually("node upsert", () -> !events.about(name).isEmpty());
-
-        NodeObservation seen = (NodeObservation) events.about(name).get(0).value();
-        assertThat(seen.register()).isEqualTo(KubeFixtures.ONE_GPU);
-        assertThat(seen.cordon()).isEqualTo("GPU-9");
-        assertThat(seen.annotations()).doesNotContainKey("node.alpha.kubernetes.io/ttl");
-        assertThat(seen.allocatableGpus()).isEqualTo(2);
-        assertThat(seen.draMode()).isFalse();
-        assertThat(informers.node(name)).contains(seen);
+        finish(ctx, eventually(vertx, "node upsert", () -> !events.about(name).isEmpty()), v -> {
+            NodeObservation seen = (NodeObservation) events.about(name).get(0).value();
+            assertThat(seen.register()).isEqualTo(KubeFixtures.ONE_GPU);
+            assertThat(seen.cordon()).isEqualTo("GPU-9");
+            assertThat(seen.annotations()).doesNotContainKey("node.alpha.kubernetes.io/ttl");
+            assertThat(seen.allocatableGpus()).isEqualTo(2);
+            assertThat(seen.draMode()).isFalse();
+            assertThat(informers.node(name)).contains(seen);
+        });
     }
 
     @Test
-    void aNodeLabelledForDraModeIsDeliveredAsSuch() {
+    void aNodeLabelledForDraModeIsDeliveredAsSuch(Vertx vertx, VertxTestContext ctx) {
         String name = "node-" + ns;
-        client.resource(node(name).annotation(HamiAnnotations.NODE_NVIDIA_REGISTER, KubeFixtures.ONE_GPU).build()).create();
-        eventually("node upsert", () -> !events.about(name).isEmpty());
-        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"labels\":{\"vgpu.io/mode\":\"dra\"}}}");
+        client.resource(node(name).annotation(HamiAnnotations.NODE_NVIDIA_REGISTER, KubeFixtures.ONE_GPU).build())
+                .create();
 
-        eventually("node updated", () -> events.about(name).size() == 2);
-        assertThat(((NodeObservation) events.about(name).get(0).value()).draMode()).isFalse();
-        assertThat(((NodeObservation) events.about(name).get(1).value()).draMode()).isTrue();
+        Future<Void> updated = eventually(vertx, "node upsert", () -> !events.about(name).isEmpty())
+                .compose(v -> onWorker(vertx, () -> client.nodes().withName(name).patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"vgpu.io/mode\":\"dra\"}}}")))
+                .compose(patched -> eventually(vertx, "node updated", () -> events.about(name).size() == 2));
+
+        finish(ctx, updated, v -> {
+            assertThat(((NodeObservation) events.about(name).get(0).value()).draMode()).isFalse();
+            assertThat(((NodeObservation) events.about(name).get(1).value()).draMode()).isTrue();
+        });
     }
 
     @Test
-    void nodeChangesAndDeletionAreDelivered() {
+    void nodeChangesAndDeletionAreDelivered(Vertx vertx, VertxTestContext ctx) {
         String name = "node-" + ns;
         client.resource(node(name).allocatableGpus("1").build()).create();
-        eventually("node added", () -> events.kindsAbout(name).size() == 1);
 
-        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":\"2026-08-01T06:00:00Z,ns,p\"}}}");
-        eventually("node updated", () -> events.kindsAbout(name).size() == 2);
-        client.nodes().withName(name).delete();
-        eventually("node deleted", () -> events.kindsAbout(name).size() == 3);
+        Future<Void> deleted = eventually(vertx, "node added", () -> events.kindsAbout(name).size() == 1)
+                .compose(v -> onWorker(vertx, () -> client.nodes().withName(name).patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"hami.io/mutex.lock\":\"2026-08-01T06:00:00Z,ns,p\"}}}")))
+                .compose(patched -> eventually(vertx, "node updated", () -> events.kindsAbout(name).size() == 2))
+                .compose(v -> onWorker(vertx, () -> client.nodes().withName(name).delete()))
+                .compose(gone -> eventually(vertx, "node deleted", () -> events.kindsAbout(name).size() == 3));
 
-        assertThat(events.kindsAbout(name)).containsExactly("nodeUpserted", "nodeUpserted", "nodeDeleted");
-        assertThat(((NodeObservation) events.about(name).get(1).value()).lock()).isEqualTo("2026-08-01T06:00:00Z,ns,p");
-        assertThat(informers.node(name)).isEmpty();
+        finish(ctx, deleted, v -> {
+            assertThat(events.kindsAbout(name)).containsExactly("nodeUpserted", "nodeUpserted", "nodeDeleted");
+            assertThat(((NodeObservation) events.about(name).get(1).value()).lock())
+                    .isEqualTo("2026-08-01T06:00:00Z,ns,p");
+            assertThat(informers.node(name)).isEmpty();
+        });
     }
 
     @Test
-    void podsOfOurSchedulerAndLabelledPodsAreDeliveredOthersAreNot() {
+    void podsOfOurSchedulerAndLabelledPodsAreDeliveredOthersAreNot(Vertx vertx, VertxTestContext ctx) {
         client.resource(pod(ns, "ours").scheduler(SCHEDULER).gpus("1").build()).create();
         client.resource(pod(ns, "labelled").label(HamiAnnotations.VGPU_NODE, "n1").build()).create();
         client.resource(pod(ns, "foreign").build()).create();
         client.resource(pod(ns, "last").scheduler(SCHEDULER).build()).create();
 
-        eventually("our pods", () -> !events.about(ns + "/last").isEmpty() && !events.about(ns + "/labelled").isEmpty());
-
-        assertThat(events.kindsAbout(ns + "/ours")).containsExactly("podAdded");
-        assertThat(events.kindsAbout(ns + "/labelled")).containsExactly("podAdded");
-        assertThat(events.about(ns + "/foreign")).isEmpty();
-        assertThat(informers.pod(ns, "foreign")).isEmpty();
-        assertThat(informers.pod(ns, "ours")).isPresent();
+        finish(ctx, eventually(vertx, "our pods",
+                () -> !events.about(ns + "/last").isEmpty() && !events.about(ns + "/labelled").isEmpty()), v -> {
+            assertThat(events.kindsAbout(ns + "/ours")).containsExactly("podAdded");
+            assertThat(events.kindsAbout(ns + "/labelled")).containsExactly("podAdded");
+            assertThat(events.about(ns + "/foreign")).isEmpty();
+            assertThat(informers.pod(ns, "foreign")).isEmpty();
+            assertThat(informers.pod(ns, "ours")).isPresent();
+        });
     }
 
     @Test
-    void podsAreTrimmedToTheSchedulingView() {
+    void podsAreTrimmedToTheSchedulingView(Vertx vertx, VertxTestContext ctx) {
         Pod full = new PodBuilder(pod(ns, "p").scheduler(SCHEDULER)
                 .annotation(HamiAnnotations.USE_GPU_TYPE, "A100")
                 .annotation(HamiAnnotations.BIND_PHASE, "allocating")
@@ -194,76 +223,90 @@ class KubeInformersTest {
                 .build();
         client.resource(full).create();
 
-        eventually("pod", () -> informers.pod(ns, "p").isPresent());
-
-        ObservedPod seen = informers.pod(ns, "p").orElseThrow();
-        assertThat(seen.spec().annotations()).containsOnlyKeys(HamiAnnotations.USE_GPU_TYPE, HamiAnnotations.BIND_PHASE);
-        assertThat(seen.spec().labels()).containsEntry("app", "train");
-        assertThat(seen.spec().containers().get(0).limits())
-                .containsEntry("nvidia.com/gpu", "1").containsEntry("nvidia.com/gpumem", "16Gi");
-        assertThat(seen.spec().containers().get(0).env()).isEmpty();
-        assertThat(seen.spec().initContainers()).hasSize(1);
-        assertThat(seen.boundNode()).isEqualTo("n1");
-        assertThat(seen.bindPhase()).isEqualTo("allocating");
-        assertThat(seen.phase()).isEqualTo("Running");
-        assertThat(seen.initContainersDoneOk()).isTrue();
-        assertThat(seen.resourceVersion()).isNotEmpty();
+        finish(ctx, eventually(vertx, "pod", () -> informers.pod(ns, "p").isPresent()), v -> {
+            ObservedPod seen = informers.pod(ns, "p").orElseThrow();
+            assertThat(seen.spec().annotations())
+                    .containsOnlyKeys(HamiAnnotations.USE_GPU_TYPE, HamiAnnotations.BIND_PHASE);
+            assertThat(seen.spec().labels()).containsEntry("app", "train");
+            assertThat(seen.spec().containers().get(0).limits())
+                    .containsEntry("nvidia.com/gpu", "1").containsEntry("nvidia.com/gpumem", "16Gi");
+            assertThat(seen.spec().containers().get(0).env()).isEmpty();
+            assertThat(seen.spec().initContainers()).hasSize(1);
+            assertThat(seen.boundNode()).isEqualTo("n1");
+            assertThat(seen.bindPhase()).isEqualTo("allocating");
+            assertThat(seen.phase()).isEqualTo("Running");
+            assertThat(seen.initContainersDoneOk()).isTrue();
+            assertThat(seen.resourceVersion()).isNotEmpty();
+        });
     }
 
     @Test
-    void aPodInBothSelectionsIsAddedOnceUpdatedOnChangeAndDeletedOnce() {
+    void aPodInBothSelectionsIsAddedOnceUpdatedOnChangeAndDeletedOnce(Vertx vertx, VertxTestContext ctx) {
         client.resource(pod(ns, "p").scheduler(SCHEDULER).gpus("1").build()).create();
-        eventually("added", () -> !events.about(ns + "/p").isEmpty());
 
-        // the filter patch labels it: now it is in both selections
-        client.pods().inNamespace(ns).withName("p").patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"hami.io/vgpu-node\":\"n1\"},\"labels\":{\"hami.io/vgpu-node\":\"n1\"}}}");
-        eventually("updated", () -> events.kindsAbout(ns + "/p").contains("podUpdated"));
-        client.pods().inNamespace(ns).withName("p").delete();
-        eventually("deleted", () -> events.kindsAbout(ns + "/p").contains("podDeleted"));
+        Future<Void> deleted = eventually(vertx, "added", () -> !events.about(ns + "/p").isEmpty())
+                // the filter patch labels it: now it is in both selections
+                .compose(v -> onWorker(vertx, () -> client.pods().inNamespace(ns).withName("p").patch(
+                        PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"hami.io/vgpu-node\":"
+                                + "\"n1\"},\"labels\":{\"hami.io/vgpu-node\":\"n1\"}}}")))
+                .compose(patched -> eventually(vertx, "updated",
+                        () -> events.kindsAbout(ns + "/p").contains("podUpdated")))
+                .compose(v -> onWorker(vertx, () -> client.pods().inNamespace(ns).withName("p").delete()))
+                .compose(gone -> eventually(vertx, "deleted",
+                        () -> events.kindsAbout(ns + "/p").contains("podDeleted")));
 
-        assertThat(events.kindsAbout(ns + "/p")).containsExactly("podAdded", "podUpdated", "podDeleted");
-        ObservedPod updated = (ObservedPod) events.about(ns + "/p").get(1).value();
-        assertThat(updated.spec().annotation(HamiAnnotations.VGPU_NODE)).isEqualTo("n1");
-        assertThat(informers.pod(ns, "p")).isEmpty();
+        finish(ctx, deleted, v -> {
+            assertThat(events.kindsAbout(ns + "/p")).containsExactly("podAdded", "podUpdated", "podDeleted");
+            ObservedPod updated = (ObservedPod) events.about(ns + "/p").get(1).value();
+            assertThat(updated.spec().annotation(HamiAnnotations.VGPU_NODE)).isEqualTo("n1");
+            assertThat(informers.pod(ns, "p")).isEmpty();
+        });
     }
 
     @Test
-    void anAllocatedPodIsChargedThroughTheAccountingFeed() {
+    void anAllocatedPodIsChargedThroughTheAccountingFeed(Vertx vertx, VertxTestContext ctx) {
         Pod created = client.resource(pod(ns, "p").scheduler(SCHEDULER).gpus("1")
                 .annotation(HamiAnnotations.VGPU_NODE, "n1")
                 .annotation(HamiAnnotations.DEVICES_ALLOCATED, "GPU-0,NVIDIA,3000,30:;")
                 .label(HamiAnnotations.VGPU_NODE, "n1").build()).create();
         String uid = created.getMetadata().getUid();
 
-        eventually("tracked", () -> tracker.get(uid) != null);
-        assertThat(tracker.get(uid).node()).isEqualTo("n1");
-        assertThat(quotas.entry(ns, "nvidia.com/gpumem").used()).isEqualTo(3000);
+        Future<Void> forgotten = eventually(vertx, "tracked", () -> tracker.get(uid) != null)
+                .compose(v -> {
+                    assertThat(tracker.get(uid).node()).isEqualTo("n1");
+                    assertThat(quotas.entry(ns, "nvidia.com/gpumem").used()).isEqualTo(3000);
+                    return onWorker(vertx, () -> client.pods().inNamespace(ns).withName("p").delete());
+                })
+                .compose(gone -> eventually(vertx, "forgotten", () -> tracker.get(uid) == null));
 
-        client.pods().inNamespace(ns).withName("p").delete();
-        eventually("forgotten", () -> tracker.get(uid) == null);
-        assertThat(quotas.entry(ns, "nvidia.com/gpumem").used()).isZero();
+        finish(ctx, forgotten, v -> assertThat(quotas.entry(ns, "nvidia.com/gpumem").used()).isZero());
     }
 
     @Test
-    void resourceQuotaLimitsReachTheQuotaBook() {
+    void resourceQuotaLimitsReachTheQuotaBook(Vertx vertx, VertxTestContext ctx) {
         client.resource(new ResourceQuotaBuilder().withNewMetadata().withNamespace(ns).withName("gpu").endMetadata()
                 .withNewSpec().addToHard("limits.nvidia.com/gpumem", new Quantity("4096"))
                 .addToHard("limits.nvidia.com/gpucores", new Quantity("100"))
                 .addToHard("requests.nvidia.com/gpumem", new Quantity("1"))
                 .addToHard("limits.cpu", new Quantity("500m")).endSpec().build()).create();
 
-        eventually("quota", () -> !events.about(ns + "/gpu").isEmpty());
+        Future<Void> cleared = eventually(vertx, "quota", () -> !events.about(ns + "/gpu").isEmpty())
+                .compose(v -> {
+                    QuotaObservation seen = (QuotaObservation) events.about(ns + "/gpu").get(0).value();
+                    assertThat(seen.limits()).containsOnly(Map.entry("nvidia.com/gpumem", 4096L),
+                            Map.entry("nvidia.com/gpucores", 100L));
+                    return eventually(vertx, "quota book has the limit", () -> quotas.entry(ns, "nvidia.com/gpumem")
+                            != null && quotas.entry(ns, "nvidia.com/gpumem").limit() == 4096);
+                })
+                .compose(v -> {
+                    assertThat(quotas.fits(ns, 5000, 0)).isFalse();
+                    return onWorker(vertx, () -> client.resourceQuotas().inNamespace(ns).withName("gpu").delete());
+                })
+                .compose(gone -> eventually(vertx, "quota deleted",
+                        () -> events.kindsAbout(ns + "/gpu").contains("quotaDeleted")))
+                // the recorder hears of the delete just before the quota book does (same delivery, next listener)
+                .compose(v -> eventually(vertx, "quota book cleared", () -> quotas.fits(ns, 5000, 0)));
 
-        QuotaObservation seen = (QuotaObservation) events.about(ns + "/gpu").get(0).value();
-        assertThat(seen.limits()).containsOnly(Map.entry("nvidia.com/gpumem", 4096L), Map.entry("nvidia.com/gpucores", 100L));
-        eventually("quota book has the limit", () -> quotas.entry(ns, "nvidia.com/gpumem") != null
-                && quotas.entry(ns, "nvidia.com/gpumem").limit() == 4096);
-        assertThat(quotas.fits(ns, 5000, 0)).isFalse();
-
-        client.resourceQuotas().inNamespace(ns).withName("gpu").delete();
-        eventually("quota deleted", () -> events.kindsAbout(ns + "/gpu").contains("quotaDeleted"));
-        // the recorder hears of the delete just before the quota book does (same delivery, next listener)
-        eventually("quota book cleared", () -> quotas.fits(ns, 5000, 0));
+        finish(ctx, cleared, v -> { });
     }
 }

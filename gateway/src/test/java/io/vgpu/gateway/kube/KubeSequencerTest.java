@@ -1,21 +1,29 @@
 package io.vgpu.gateway.kube;
 
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
-import static io.vgpu.gateway.kube.KubeFixtures.await;
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link KeyedSequencer}: one task at a time per key, in call order, nothing blocked. */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
 class KubeSequencerTest {
 
     private final KeyedSequencer sequencer = new KeyedSequencer();
 
     @Test
-    void tasksOfOneKeyStartOnlyAfterThePreviousCompletes() {
+    void tasksOfOneKeyStartOnlyAfterThePreviousCompletes(VertxTestContext ctx) {
         CompletableFuture<String> gate = new CompletableFuture<>();
         List<String> started = new CopyOnWriteArrayList<>();
 
@@ -30,21 +38,27 @@ class KubeSequencerTest {
 
         assertThat(started).containsExactly("first");
         gate.complete("a");
-        assertThat(await(first)).isEqualTo("a");
-        assertThat(await(second)).isEqualTo("b");
-        assertThat(started).containsExactly("first", "second");
-        assertThat(sequencer.activeKeys()).isZero();
+        var both = step(first).compose(a -> {
+            assertThat(a).isEqualTo("a");
+            return step(second);
+        });
+        finish(ctx, both, b -> {
+            assertThat(b).isEqualTo("b");
+            assertThat(started).containsExactly("first", "second");
+            assertThat(sequencer.activeKeys()).isZero();
+        });
     }
 
     @Test
-    void otherKeysAreNotHeldUp() {
+    void otherKeysAreNotHeldUp(VertxTestContext ctx) {
         sequencer.run("n1", CompletableFuture::new); // never completes
 
-        assertThat(await(sequencer.run("n2", () -> CompletableFuture.completedFuture("free")))).isEqualTo("free");
+        finish(ctx, step(sequencer.run("n2", () -> CompletableFuture.completedFuture("free"))),
+                free -> assertThat(free).isEqualTo("free"));
     }
 
     @Test
-    void aFailedOrThrowingTaskDoesNotBlockTheNext() {
+    void aFailedOrThrowingTaskDoesNotBlockTheNext(VertxTestContext ctx) {
         var failed = sequencer.run("n1", () -> CompletableFuture.failedFuture(new IllegalStateException("boom")));
         var thrown = sequencer.run("n1", () -> {
             throw new IllegalStateException("thrown");
@@ -53,6 +67,6 @@ class KubeSequencerTest {
 
         assertThat(failed.toCompletableFuture()).isCompletedExceptionally();
         assertThat(thrown.toCompletableFuture()).isCompletedExceptionally();
-        assertThat(await(next)).isEqualTo("ok");
+        finish(ctx, step(next), ok -> assertThat(ok).isEqualTo("ok"));
     }
 }

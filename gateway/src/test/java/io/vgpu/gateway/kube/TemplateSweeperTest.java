@@ -4,12 +4,18 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.dra.ClaimTemplate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +24,12 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-import static io.vgpu.gateway.kube.KubeFixtures.await;
+import static io.vgpu.gateway.kube.KubeFixtures.finishOnWorker;
+import static io.vgpu.gateway.kube.KubeFixtures.onWorker;
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,9 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a pod names, one younger than an hour, one this replica handed out within the hour, and one without our labels
  * stay; a template that was used and then left stays an hour after the sweep that last saw it in use.
  */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TemplateSweeperTest {
 
-    private static MockApiServer server;
+    private static KubeFixtures.MockKube kube;
     private static KubernetesClient client;
     private static KubeApi api;
     private String ns;
@@ -39,16 +51,14 @@ class TemplateSweeperTest {
 
     @BeforeAll
     static void startServer() {
-        server = MockApiServer.start();
-        client = server.client(KubeFixtures.TEST_CLIENT);
-        api = new KubeApi(client, KubeFixtures.TEST_CLIENT);
+        kube = KubeFixtures.mockKube();
+        client = kube.client();
+        api = kube.api();
     }
 
     @AfterAll
     static void stopServer() {
-        api.close();
-        client.close();
-        server.close();
+        kube.close();
     }
 
     @BeforeEach
@@ -60,57 +70,75 @@ class TemplateSweeperTest {
     }
 
     @Test
-    void deletesOnlyOurTemplatesUnusedForAnHour() {
+    void deletesOnlyOurTemplatesUnusedForAnHour(Vertx vertx, VertxTestContext ctx) {
         template("vgpu-unused", true);
         template("vgpu-in-use", true);
         template("someone-elses", false);
         pod("runner", "vgpu-in-use");
         clock.now = created("vgpu-unused").plus(Duration.ofHours(2));
 
-        List<String> deleted = await(sweeper.sweep());
-
-        assertThat(deleted).containsExactly(ns + "/vgpu-unused");
-        assertThat(names()).containsExactlyInAnyOrder("vgpu-in-use", "someone-elses");
+        finishOnWorker(ctx, vertx, step(sweeper.sweep()), deleted -> {
+            assertThat(deleted).containsExactly(ns + "/vgpu-unused");
+            assertThat(names()).containsExactlyInAnyOrder("vgpu-in-use", "someone-elses");
+        });
     }
 
     @Test
-    void aTemplateYoungerThanAnHourStays() {
+    void aTemplateYoungerThanAnHourStays(VertxTestContext ctx) {
         template("vgpu-young", true);
         Instant created = created("vgpu-young");
 
         clock.now = created.plus(Duration.ofMinutes(59));
-        assertThat(await(sweeper.sweep())).isEmpty();
-        clock.now = created.plus(Duration.ofMinutes(61));
-        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-young");
+        Future<List<String>> later = step(sweeper.sweep()).compose(young -> {
+            assertThat(young).isEmpty();
+            clock.now = created.plus(Duration.ofMinutes(61));
+            return step(sweeper.sweep());
+        });
+
+        finish(ctx, later, deleted -> assertThat(deleted).containsExactly(ns + "/vgpu-young"));
     }
 
     @Test
-    void aTemplateLastSeenInUseStaysAnHourAfterThatSweep() {
+    void aTemplateLastSeenInUseStaysAnHourAfterThatSweep(Vertx vertx, VertxTestContext ctx) {
         template("vgpu-left", true);
         pod("runner", "vgpu-left");
         Instant seen = created("vgpu-left").plus(Duration.ofHours(5));
         clock.now = seen;
-        assertThat(await(sweeper.sweep())).isEmpty();
-        client.pods().inNamespace(ns).withName("runner").delete();
 
-        clock.now = seen.plus(Duration.ofMinutes(59));
-        assertThat(await(sweeper.sweep())).isEmpty();
-        clock.now = seen.plus(Duration.ofMinutes(61));
-        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-left");
-        assertThat(names()).isEmpty();
+        Future<List<String>> afterTheHour = step(sweeper.sweep()).compose(inUse -> {
+            assertThat(inUse).isEmpty();
+            return onWorker(vertx, () -> client.pods().inNamespace(ns).withName("runner").delete());
+        }).compose(podDeleted -> {
+            clock.now = seen.plus(Duration.ofMinutes(59));
+            return step(sweeper.sweep());
+        }).compose(withinTheHour -> {
+            assertThat(withinTheHour).isEmpty();
+            clock.now = seen.plus(Duration.ofMinutes(61));
+            return step(sweeper.sweep());
+        });
+
+        finishOnWorker(ctx, vertx, afterTheHour, deleted -> {
+            assertThat(deleted).containsExactly(ns + "/vgpu-left");
+            assertThat(names()).isEmpty();
+        });
     }
 
     @Test
-    void aTemplateThisReplicaJustHandedOutStays() {
+    void aTemplateThisReplicaJustHandedOutStays(VertxTestContext ctx) {
         template("vgpu-fresh", true);
         Instant handedOut = created("vgpu-fresh").plus(Duration.ofHours(3));
         clock.now = handedOut;
         ClaimTemplate same = new ClaimTemplate(ns, "vgpu-fresh", "h", Map.of("spec", Map.of()));
-        await(templates.ensure(same)); // AlreadyExists: handed out to a pod not yet visible
 
-        assertThat(await(sweeper.sweep())).isEmpty();
-        clock.now = handedOut.plus(Duration.ofMinutes(61));
-        assertThat(await(sweeper.sweep())).containsExactly(ns + "/vgpu-fresh");
+        Future<List<String>> later = step(templates.ensure(same)) // AlreadyExists: handed out to a pod not yet visible
+                .compose(ensured -> step(sweeper.sweep()))
+                .compose(fresh -> {
+                    assertThat(fresh).isEmpty();
+                    clock.now = handedOut.plus(Duration.ofMinutes(61));
+                    return step(sweeper.sweep());
+                });
+
+        finish(ctx, later, deleted -> assertThat(deleted).containsExactly(ns + "/vgpu-fresh"));
     }
 
     private Instant created(String name) {
