@@ -86,6 +86,8 @@ final class E2eCluster implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(10);
     /** An HTTP call's bound: the clients' own request timeout is 30 s. */
     private static final Duration ANSWER = Duration.ofSeconds(35);
+    /** Loopback answers take milliseconds: the default 50 ms poll would add about 50 ms to each waiting verb. */
+    private static final Duration ANSWER_POLL = Duration.ofMillis(2);
     private static final Duration QUIET_FOR = Duration.ofMillis(250);
     private static final Duration QUIET_AT_MOST = Duration.ofSeconds(3);
 
@@ -496,7 +498,7 @@ final class E2eCluster implements AutoCloseable {
      * out after 30 s); fails with an {@link AssertionError} when it did not come or came as a failure.
      */
     static <T> T answered(CompletableFuture<T> reply) {
-        Eventually.within(ANSWER, "an HTTP answer", reply::isDone);
+        Eventually.within(ANSWER, ANSWER_POLL, "an HTTP answer", reply::isDone);
         try {
             return reply.getNow(null);
         } catch (CompletionException | CancellationException e) {
