@@ -46,8 +46,7 @@ class OverloadMetricsTest {
         CountDownLatch reached = new CountDownLatch(1);
         hold("PATCH", "/api/v1/namespaces/" + NS + "/pods/held-filter", reached, release);
 
-        CompletableFuture<E2eCluster.Reply> first = cluster.postAsync("/filter", cluster.filterBody(held,
-                "overload-f"));
+        CompletableFuture<E2eCluster.Reply> first = cluster.filterAsync(held, "overload-f");
         assertThat(reached.await(20, TimeUnit.SECONDS)).as("the first filter reached its annotation write").isTrue();
         E2eCluster.Reply second = cluster.filter(shed, "overload-f");
         release.countDown();
