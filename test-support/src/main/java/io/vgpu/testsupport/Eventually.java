@@ -18,13 +18,22 @@ public final class Eventually {
      * @throws AssertionError when it did not hold within {@code bound}
      */
     public static Duration within(Duration bound, String what, BooleanSupplier condition) {
+        return within(bound, Duration.ofMillis(POLL_MILLIS), what, condition);
+    }
+
+    /**
+     * {@link #within(Duration, String, BooleanSupplier)}, asking every {@code every}: for a condition that turns
+     * true within milliseconds (an HTTP answer on loopback), where the 50 ms default would add its own wait to each
+     * of a test's many calls.
+     */
+    public static Duration within(Duration bound, Duration every, String what, BooleanSupplier condition) {
         long start = System.nanoTime();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - start > bound.toNanos()) {
                 throw new AssertionError("not within " + bound.toSeconds() + " s: " + what);
             }
             try {
-                Thread.sleep(POLL_MILLIS);
+                Thread.sleep(every.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError("interrupted waiting for: " + what, e);

@@ -22,10 +22,11 @@ class FragmentationTest {
     void countsFreeMemoryThatTheReferenceRequestCannotUse() {
         InMemoryClusterState state = new InMemoryClusterState();
         for (String name : List.of("n1", "n2")) {
-            state.registerNode(new NodeInventory(name, List.of(CARD), Map.of(), Map.of())).toCompletableFuture().join();
+            // the in-memory state answers at once
+            assertThat(state.registerNode(new NodeInventory(name, List.of(CARD), Map.of(), Map.of()))).isCompleted();
         }
         PodAllocation slice = new PodAllocation(List.of(List.of(new ContainerDevice(0, "g0", "NVIDIA", 6000, 0))), 0);
-        state.reserve("n1", new PodRef("a", "ns", "pod-a"), slice, 0, 10).toCompletableFuture().join();
+        assertThat(state.reserve("n1", new PodRef("a", "ns", "pod-a"), slice, 0, 10)).isCompleted();
         // n1 has 2000 free (cannot fit 4096), n2 has 8000 free (can): 2000 / 10000
         assertThat(Fragmentation.of(state.nodes(), 4096)).isEqualTo(0.2);
         assertThat(Fragmentation.of(List.of(), 4096)).isZero();

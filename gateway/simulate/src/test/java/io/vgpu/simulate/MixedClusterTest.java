@@ -23,6 +23,7 @@ import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.dra.SliceBuilder;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -97,7 +98,8 @@ class MixedClusterTest {
             CompletableFuture<Integer> draBound = CompletableFuture.supplyAsync(
                     () -> submitAll(draRun, webhook, draPods, draRefusals));
             SimulationReport pluginReport = new GatewaySimulation(running, 2, NVIDIA).run(pluginPods, done -> { });
-            int bound = draBound.get(90, TimeUnit.SECONDS);
+            Eventually.within(Duration.ofSeconds(90), "every DRA pod submitted", draBound::isDone);
+            int bound = draBound.getNow(-1);
 
             assertThat(pluginReport.placed()).as("device-plugin pods placed").isGreaterThan(5);
             assertThat(bound).as("DRA pods bound").isGreaterThan(5);

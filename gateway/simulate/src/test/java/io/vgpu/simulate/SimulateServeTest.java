@@ -140,7 +140,8 @@ class SimulateServeTest {
                     HttpResponse.BodyHandlers.ofString());
             awaitMetric(cluster.metricsUrl(), "vgpu_http_in_flight{endpoint=\"/bind\",replica=\"simulate\"} 1.0");
             assertThat(bind(gateway, a).path("Error").asText()).isEqualTo("overloaded");
-            assertThat(JSON.readTree(waiting.get(30, TimeUnit.SECONDS).body()).path("Error").asText())
+            Eventually.within(Duration.ofSeconds(30), "rec-b's bind answered", waiting::isDone);
+            assertThat(JSON.readTree(waiting.getNow(null).body()).path("Error").asText())
                     .as("rec-b's bind gave up after VGPU_NODE_LOCK_WAIT").isNotEmpty();
         }
     }

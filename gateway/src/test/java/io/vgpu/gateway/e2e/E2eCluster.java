@@ -48,8 +48,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -64,8 +65,9 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Plays the parts the mock does not: the API server's admission step ({@link #admit}: POST /webhook, apply the
  * returned JSONPatch, create the pod), kube-scheduler ({@link #filter}, {@link #bind}) and the HAMi device plugin
- * ({@link #pluginAllocates}). Every call blocks the test thread (never an event loop). Tests share one fixture per
- * class: each uses its own namespace and node names.
+ * ({@link #pluginAllocates}). Every HTTP verb comes in two forms: {@code fooAsync} answers a future, {@code foo} waits
+ * for that future's answer on the test thread (never an event loop) by polling it with a bound ({@link #answered}),
+ * never by a blocking get. Tests share one fixture per class: each uses its own namespace and node names.
  */
 final class E2eCluster implements AutoCloseable {
 
@@ -82,6 +84,12 @@ final class E2eCluster implements AutoCloseable {
     /** A memory request larger than any card here: used to probe registration without reserving anything. */
     private static final String PROBE_MEM = "999999";
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** An HTTP call's bound: the clients' own request timeout is 30 s. */
+    private static final Duration ANSWER = Duration.ofSeconds(35);
+    /** Loopback answers take milliseconds: the default 50 ms poll would add about 50 ms to each waiting verb. */
+    private static final Duration ANSWER_POLL = Duration.ofMillis(2);
+    private static final Duration QUIET_FOR = Duration.ofMillis(250);
+    private static final Duration QUIET_AT_MOST = Duration.ofSeconds(3);
 
     private final MockApiServer api;
     private final KubernetesClient kube;
@@ -211,17 +219,20 @@ final class E2eCluster implements AutoCloseable {
         }
     }
 
+    /** Until the mock has seen no new request for {@link #QUIET_FOR}, or {@link #QUIET_AT_MOST} has passed. */
     private void awaitQuietApi() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        int seen = -1;
-        while (System.nanoTime() < deadline) {
-            int now = api.requests().size();
-            if (now == seen) {
-                return;
+        long start = System.nanoTime();
+        long[] lastChange = {start};
+        int[] seen = {api.requests().size()};
+        Eventually.within(QUIET_AT_MOST.plusSeconds(1), "the mock API server quiet or given up on", () -> {
+            long now = System.nanoTime();
+            int requests = api.requests().size();
+            if (requests != seen[0]) {
+                seen[0] = requests;
+                lastChange[0] = now;
             }
-            seen = now;
-            sleep(250);
-        }
+            return now - lastChange[0] >= QUIET_FOR.toNanos() || now - start >= QUIET_AT_MOST.toNanos();
+        });
     }
 
     // ------------------------------------------------------------------ nodes
@@ -371,6 +382,11 @@ final class E2eCluster implements AutoCloseable {
         return post("/filter", filterBody(pod, nodeNames));
     }
 
+    /** The same, without waiting for the answer. */
+    CompletableFuture<Reply> filterAsync(Pod pod, String... nodeNames) {
+        return postAsync("/filter", filterBody(pod, nodeNames));
+    }
+
     /** The {@code ExtenderArgs} JSON kube-scheduler sends in cache mode ({@code nodeCacheCapable: true}). */
     String filterBody(Pod pod, String... nodeNames) {
         ObjectNode args = JSON.createObjectNode();
@@ -404,7 +420,7 @@ final class E2eCluster implements AutoCloseable {
 
     /** A POST with a JSON body, answered within 30 s. */
     Reply post(String path, String body) {
-        return await(postAsync(path, body));
+        return answered(postAsync(path, body));
     }
 
     /** A POST with raw bytes. */
@@ -414,12 +430,12 @@ final class E2eCluster implements AutoCloseable {
 
     /** A POST with raw bytes and {@code contentType} (none when null). */
     Reply post(String path, String contentType, byte[] body) {
-        return await(postAsync(path, contentType, body));
+        return answered(postAsync(path, contentType, body));
     }
 
     /** A POST with raw bytes and {@code contentType} (none when null) over HTTP {@code version}. */
     Reply post(String path, String contentType, byte[] body, HttpClient.Version version) {
-        return await(postAsync(path, contentType, body, version));
+        return answered(postAsync(path, contentType, body, version));
     }
 
     /** The same, without waiting for the answer. */
@@ -443,16 +459,26 @@ final class E2eCluster implements AutoCloseable {
     }
 
     Reply get(String path) {
-        return await(send(HttpRequest.newBuilder(uri(path)).GET()));
+        return answered(getAsync(path));
+    }
+
+    /** The same, without waiting for the answer. */
+    CompletableFuture<Reply> getAsync(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
     /** A GET on the metrics listener ({@code /metrics}, {@code /debug/state}), over HTTP/1.1 as Prometheus scrapes. */
     Reply getMetricsPort(String path) {
-        return await(metricsHttp.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        return answered(getMetricsPortAsync(path));
+    }
+
+    /** The same, without waiting for the answer. */
+    CompletableFuture<Reply> getMetricsPortAsync(String path) {
+        return metricsHttp.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                         + gateway.metricsPort() + path)).timeout(Duration.ofSeconds(30)).GET().build(),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
                 .thenApply(r -> new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
-                        r.body())));
+                        r.body()));
     }
 
     private CompletableFuture<Reply> send(HttpRequest.Builder request) {
@@ -467,10 +493,15 @@ final class E2eCluster implements AutoCloseable {
         return URI.create(scheme + "://127.0.0.1:" + gateway.apiPort() + path);
     }
 
-    private static Reply await(CompletableFuture<Reply> reply) {
+    /**
+     * The answer of {@code reply}, waited for on the test thread by polling it (bounded: the clients time a request
+     * out after 30 s); fails with an {@link AssertionError} when it did not come or came as a failure.
+     */
+    static <T> T answered(CompletableFuture<T> reply) {
+        Eventually.within(ANSWER, ANSWER_POLL, "an HTTP answer", reply::isDone);
         try {
-            return reply.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
+            return reply.getNow(null);
+        } catch (CompletionException | CancellationException e) {
             throw new AssertionError("no HTTP answer: " + e, e);
         }
     }
@@ -495,15 +526,6 @@ final class E2eCluster implements AutoCloseable {
     /** Waits until {@code condition} holds, failing after 10 s. */
     void eventually(String what, BooleanSupplier condition) {
         Eventually.within(WAIT, what, condition);
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
     }
 
     /** A namespace per test method: lower case DNS-1123 of its name. */

@@ -110,7 +110,7 @@ class ExtenderEndToEndTest {
         assertThat(waiting).isNotDone();
         assertThat(cluster.pod(c).getSpec().getNodeName()).isNull();
         cluster.pluginAllocates(node, b);
-        assertThat(waiting.join().body()).isEqualTo("{\"Error\":\"\"}");
+        assertThat(E2eCluster.answered(waiting).body()).isEqualTo("{\"Error\":\"\"}");
         assertThat(cluster.nodeLock(node)).endsWith("," + ns + ",pod-c");
         assertThat(cluster.pod(c).getSpec().getNodeName()).isEqualTo(node);
         cluster.pluginAllocates(node, c);
@@ -141,7 +141,7 @@ class ExtenderEndToEndTest {
         List<CompletableFuture<E2eCluster.Reply>> concurrent = new ArrayList<>();
         pods.subList(0, 3).forEach(p -> concurrent.add(cluster.postAsync("/filter", cluster.filterBody(p, node))));
         List<JsonNode> answers = new ArrayList<>();
-        concurrent.forEach(f -> answers.add(f.join().json()));
+        concurrent.forEach(f -> answers.add(E2eCluster.answered(f).json()));
         // then back to back: each decided on a local view that may not show the previous reservation yet
         pods.subList(3, 6).forEach(p -> answers.add(cluster.filter(p, node).json()));
 

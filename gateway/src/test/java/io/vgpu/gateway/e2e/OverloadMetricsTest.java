@@ -46,15 +46,14 @@ class OverloadMetricsTest {
         CountDownLatch reached = new CountDownLatch(1);
         hold("PATCH", "/api/v1/namespaces/" + NS + "/pods/held-filter", reached, release);
 
-        CompletableFuture<E2eCluster.Reply> first = cluster.postAsync("/filter", cluster.filterBody(held,
-                "overload-f"));
+        CompletableFuture<E2eCluster.Reply> first = cluster.filterAsync(held, "overload-f");
         assertThat(reached.await(20, TimeUnit.SECONDS)).as("the first filter reached its annotation write").isTrue();
         E2eCluster.Reply second = cluster.filter(shed, "overload-f");
         release.countDown();
 
         assertThat(second.status()).isEqualTo(200);
         assertThat(second.body()).isEqualTo(OVERLOADED_FILTER);
-        assertThat(first.get(20, TimeUnit.SECONDS).json().path("NodeNames").path(0).asText()).isEqualTo("overload-f");
+        assertThat(E2eCluster.answered(first).json().path("NodeNames").path(0).asText()).isEqualTo("overload-f");
         assertThat(overloaded("/filter")).isEqualTo(before + 1);
     }
 
@@ -76,7 +75,7 @@ class OverloadMetricsTest {
 
         assertThat(second.status()).isEqualTo(200);
         assertThat(second.body()).isEqualTo("{\"Error\":\"overloaded\"}");
-        assertThat(first.get(20, TimeUnit.SECONDS).body()).isEqualTo("{\"Error\":\"\"}");
+        assertThat(E2eCluster.answered(first).body()).isEqualTo("{\"Error\":\"\"}");
         assertThat(overloaded("/bind")).isEqualTo(before + 1);
         cluster.pluginAllocates(node, held);
     }
