@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
+import static io.vgpu.state.model.fixtures.GpuFixtures.card;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FragmentationTest {
 
-    private static final GpuDevice CARD = new GpuDevice("g0", 0, 10, 8000, 100, "NVIDIA A100", 0, "hami-core",
-            List.of(), true);
+    private static final GpuDevice CARD = card("g0").memMiB(8000).type("NVIDIA A100").build();
 
     @Test
     void countsFreeMemoryThatTheReferenceRequestCannotUse() {

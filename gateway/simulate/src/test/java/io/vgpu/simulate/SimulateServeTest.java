@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
-import io.vgpu.state.model.GpuDevice;
 import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.vgpu.state.model.fixtures.GpuFixtures.card;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -101,8 +101,7 @@ class SimulateServeTest {
     void replaysARecordedSessionOnPreloadedPodsWithTheLocalSettingsOfTheEnvironment(@TempDir Path dir)
             throws Exception {
         // what a real cluster holds: a GPU node registered by its device plugin, two pending GPU pods with their UIDs
-        String register = NodeRegisterCodec.encode(List.of(new GpuDevice("GPU-recorded-0", 0, 10, 40960, 100,
-                "NVIDIA-A100-SXM4-40GB", 0, "hami-core", List.of(), true)));
+        String register = NodeRegisterCodec.encode(List.of(card("GPU-recorded-0").memMiB(40960).type("NVIDIA-A100-SXM4-40GB").build()));
         Files.writeString(dir.resolve("nodes.json"), "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":"
                 + "\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"recorded-node\",\"annotations\":{\""
                 + HamiAnnotations.NODE_NVIDIA_REGISTER + "\":" + JSON.writeValueAsString(register) + "}},\"status\":"

@@ -1,7 +1,6 @@
 package io.vgpu.loadtest.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.state.model.GpuDevice;
 import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.vgpu.state.model.fixtures.GpuFixtures.card;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -36,9 +36,8 @@ class StaleReplicaTest {
             GatewayReplica stale = cluster.replicas().get(0);
             String probe = "chaos-probe";
             long created = System.nanoTime();
-            cluster.kube().nodes().resource(ChaosCluster.gpuNode(probe, List.of(new GpuDevice("GPU-probe", 0,
-                    one.gpuSlots(), one.gpuMemMiB(), 100, "NVIDIA-Tesla V100-PCIE-32GB", 0, "hami-core", List.of(),
-                    true)))).create();
+            cluster.kube().nodes().resource(ChaosCluster.gpuNode(probe, List.of(card("GPU-probe")
+                    .slots(one.gpuSlots()).memMiB(one.gpuMemMiB()).build()))).create();
 
             Eventually.within(Duration.ofSeconds(90), "the probe node in the stale view (log: " + stale.log() + ")",
                     () -> cluster.debugState(stale).map(view -> registered(view, probe)).orElse(false));
