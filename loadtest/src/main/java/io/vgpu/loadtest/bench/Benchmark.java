@@ -68,6 +68,8 @@ public final class Benchmark {
     static final List<String> REPLICA_JVM = List.of("-Xmx1g", "-XX:+ExitOnOutOfMemoryError",
             "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
 
+    private static final long STARTED = System.nanoTime();
+
     private final BenchSizes sizes;
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, Object> heap = new LinkedHashMap<>();
@@ -78,7 +80,14 @@ public final class Benchmark {
 
     private Benchmark(BenchSizes sizes, List<String> replicaJvm) {
         this.sizes = sizes;
-        this.replicaJvm = replicaJvm;
+        this.replicaJvm = withForkJvm(replicaJvm);
+    }
+
+    /** {@code options} followed by the run's options for every forked JVM ({@link BenchSizes#forkJvm}). */
+    private List<String> withForkJvm(List<String> options) {
+        List<String> all = new ArrayList<>(options);
+        all.addAll(sizes.forkJvm());
+        return List.copyOf(all);
     }
 
     public static void main(String[] args) throws Exception {
@@ -153,12 +162,14 @@ public final class Benchmark {
             }
         }
         if (args.wants("heap")) {
-            part("heap", () -> heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods(), sizes.heapLimit())));
+            part("heap", () -> heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods(), sizes.heapLimit(),
+                    sizes.forkJvm())));
         }
     }
 
     /** One part of the run; a part that breaks is reported and the others still run. */
     private void part(String name, Part part) {
+        long start = System.nanoTime();
         try {
             part.run();
         } catch (Exception | Error e) {
@@ -166,6 +177,8 @@ public final class Benchmark {
             System.err.println("bench: " + name + " failed: " + e);
             e.printStackTrace();
         }
+        // each part's wall time, forks and closes included: where a run's (and CI's) time goes
+        progress("%s took %.1f s", name, (System.nanoTime() - start) / 1e9);
     }
 
     /** A part of the run. */
@@ -342,7 +355,7 @@ public final class Benchmark {
     /** The bare endpoint, in a JVM of its own, started once per run. */
     private CeilingServer.Forked ceiling() throws Exception {
         if (ceiling == null) {
-            ceiling = CeilingServer.fork(CEILING_JVM);
+            ceiling = CeilingServer.fork(withForkJvm(CEILING_JVM));
         }
         return ceiling;
     }
@@ -374,6 +387,13 @@ public final class Benchmark {
         return "vgpu-bench-" + UUID.randomUUID();
     }
 
+    private static Object[] prepend(Object first, Object[] rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
     private static double ratio(double a, double b) {
         return b == 0 ? 0 : round(a / b);
     }
@@ -382,8 +402,10 @@ public final class Benchmark {
         return Math.round(v * 1000) / 1000.0;
     }
 
+    /** Each progress line carries the seconds since the driver started, so a log shows where the time went. */
     private static void progress(String format, Object... args) {
-        System.out.printf(Locale.ROOT, "bench: " + format + "%n", args);
+        System.out.printf(Locale.ROOT, "bench: [%6.1f s] " + format + "%n", prepend((System.nanoTime() - STARTED) / 1e9,
+                args));
         System.out.flush();
     }
 

@@ -18,14 +18,12 @@ import io.vgpu.gateway.core.nodelock.NamespacedName;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An in-process stand-in for the Kubernetes API server and the HAMi device plugin, as fast as a map: the
  * benchmark's "fast API sink". It implements the gateway's Kubernetes ports ({@link PodWriter},
- * {@link NodeLockPort}, {@link ClusterCache}) over two maps and plays the informers by delivering every change to
+ * {@link NodeLockPort}, and {@link ClusterCache} as a {@link MirrorCache}) over two maps and plays the informers by delivering every change to
  * the registered {@link ClusterEvents} listeners (one per replica: StateIngest and the quota feed), one event at a
  * time on its own "watch" thread, as the informers would. After a Binding it plays the device plugin: once
  * {@code allocateDelay} has passed it marks the pod {@code bind-phase=success} and removes the node lock, which the
@@ -44,10 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>All replicas share this one cache (their informers would each hold a copy of the same objects). Thread-safe:
  * writes to one object are serialised by the map's compute.
  */
-final class FastApiSink implements ApiStandIn, AutoCloseable {
+final class FastApiSink extends MirrorCache implements ApiStandIn, AutoCloseable {
 
-    private final Map<String, NodeObservation> nodes = new ConcurrentHashMap<>();
-    private final Map<String, ObservedPod> pods = new ConcurrentHashMap<>();
     private final List<ClusterEvents> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fast-sink-watch");
@@ -69,15 +65,14 @@ final class FastApiSink implements ApiStandIn, AutoCloseable {
     public void subscribe(ClusterEvents listener) {
         // on the watch thread, so that no change slips between the listing and the listener's registration
         watch.execute(() -> {
-            nodes.values().forEach(listener::nodeUpserted);
-            pods.values().forEach(listener::podAdded);
+            replayTo(listener);
             listeners.add(listener);
         });
     }
 
     /** A pod already bound and allocated (the cluster as the informers list it after a restart), without events. */
     void createPlaced(ObservedPod pod) {
-        pods.put(key(pod.spec().namespace(), pod.spec().name()), pod);
+        pods.put(key(pod), pod);
     }
 
     /** The node object as the device plugin registered it. */
@@ -172,33 +167,6 @@ final class FastApiSink implements ApiStandIn, AutoCloseable {
         return CompletableFuture.completedFuture(new ReleaseOutcome.Released(unlock(node, pod, skipOwnerCheck)));
     }
 
-    // ------------------------------------------------------------------ ClusterCache
-
-    @Override
-    public Collection<ObservedPod> pods() {
-        return List.copyOf(pods.values());
-    }
-
-    @Override
-    public Optional<ObservedPod> pod(String namespace, String name) {
-        return Optional.ofNullable(pods.get(key(namespace, name)));
-    }
-
-    @Override
-    public Optional<NodeObservation> node(String name) {
-        return Optional.ofNullable(nodes.get(name));
-    }
-
-    @Override
-    public Collection<NodeObservation> nodes() {
-        return List.copyOf(nodes.values());
-    }
-
-    @Override
-    public boolean hasSynced() {
-        return true;
-    }
-
     @Override
     public void close() {
         watch.shutdownNow();
@@ -283,9 +251,5 @@ final class FastApiSink implements ApiStandIn, AutoCloseable {
 
     private String nextVersion() {
         return Long.toString(version.incrementAndGet());
-    }
-
-    private static String key(String namespace, String name) {
-        return namespace + "/" + name;
     }
 }

@@ -5,12 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs {@link HeapProbe} in a JVM of its own under {@code -Xmx512m} and returns what it printed. */
+/**
+ * Runs {@link HeapProbe} in a JVM of its own under {@code -Xmx512m} (plus the run's options for forked JVMs) and
+ * returns what it printed.
+ */
 final class HeapRun {
 
     static final String MAX_HEAP = "-Xmx512m";
@@ -22,10 +26,11 @@ final class HeapRun {
      * Runs the probe under {@code -Xmx512m}; when that does not complete (out of memory, or a GC that thrashes past
      * {@code limit}), runs it again under {@code -Xmx1g} to measure what the state needs, and says so.
      */
-    static Map<String, Object> fork(int nodes, int pods, Duration limit) throws IOException, InterruptedException {
+    static Map<String, Object> fork(int nodes, int pods, Duration limit, List<String> extraJvm)
+            throws IOException, InterruptedException {
         Map<String, Object> out = new LinkedHashMap<>();
-        Attempt first = attempt(nodes, pods, MAX_HEAP, limit);
-        out.put("jvm", MAX_HEAP + " (default collector)");
+        Attempt first = attempt(nodes, pods, MAX_HEAP, limit, extraJvm);
+        out.put("jvm", MAX_HEAP + (extraJvm.isEmpty() ? " (default collector)" : " " + String.join(" ", extraJvm)));
         if (first.json() != null) {
             out.put("completedUnderMaxHeap", true);
             BenchHttp.JSON.readTree(first.json()).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
@@ -33,9 +38,10 @@ final class HeapRun {
         }
         out.put("completedUnderMaxHeap", false);
         out.put("failureUnderMaxHeap", first.failure());
-        Attempt second = attempt(nodes, pods, "-Xmx1g", limit);
+        Attempt second = attempt(nodes, pods, "-Xmx1g", limit, extraJvm);
         if (second.json() != null) {
-            out.put("jvm", "-Xmx1g (the -Xmx512m run did not complete)");
+            out.put("jvm", "-Xmx1g (the -Xmx512m run did not complete)" + (extraJvm.isEmpty() ? ""
+                    : " " + String.join(" ", extraJvm)));
             BenchHttp.JSON.readTree(second.json()).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
         } else {
             out.put("failureUnder1g", second.failure());
@@ -52,13 +58,15 @@ final class HeapRun {
     private record Attempt(String json, String failure) {
     }
 
-    private static Attempt attempt(int nodes, int pods, String maxHeap, Duration limit)
+    private static Attempt attempt(int nodes, int pods, String maxHeap, Duration limit, List<String> extraJvm)
             throws IOException, InterruptedException {
         System.out.printf("bench: heap at %d nodes / %d pods (own JVM, %s)%n", nodes, pods, maxHeap);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, maxHeap, "-XX:+ExitOnOutOfMemoryError",
-                "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-cp", System.getProperty("java.class.path"),
-                HeapProbe.class.getName(), Integer.toString(nodes), Integer.toString(pods));
+        List<String> command = new ArrayList<>(List.of(java, maxHeap, "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"));
+        command.addAll(extraJvm);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), HeapProbe.class.getName(),
+                Integer.toString(nodes), Integer.toString(pods)));
         Path log = Files.createTempFile("vgpu-heap-probe-", ".log");
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -26,29 +26,25 @@ import io.vgpu.gateway.core.port.WriteOutcome;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
  * A replica's view of the {@link SinkServer}, in the replica's own JVM, as fabric8 is the real gateway's: writes
- * and the pod read are HTTP calls; the cache is a mirror fed by the watch stream (the informers), and each change
+ * and the pod read are HTTP calls; the cache is a {@link MirrorCache} fed by the watch stream (the informers), and each change
  * is handed to the listeners after the mirror has it, one at a time on this client's event loop.
  */
-final class RemoteSink implements ApiStandIn, AutoCloseable {
+final class RemoteSink extends MirrorCache implements ApiStandIn, AutoCloseable {
 
     private final Vertx vertx;
     private final Context context;
     private final HttpClient client;
     private final int port;
-    private final Map<String, NodeObservation> nodes = new ConcurrentHashMap<>();
-    private final Map<String, ObservedPod> pods = new ConcurrentHashMap<>();
     private final List<ClusterEvents> listeners = new CopyOnWriteArrayList<>();
 
     private RemoteSink(Vertx vertx, int port) {
@@ -97,7 +93,7 @@ final class RemoteSink implements ApiStandIn, AutoCloseable {
             }
             case "added", "updated" -> {
                 ObservedPod p = SinkWire.pod(o);
-                boolean known = pods.put(key(p.spec().namespace(), p.spec().name()), p) != null;
+                boolean known = pods.put(key(p), p) != null;
                 listeners.forEach(l -> {
                     if (known) {
                         l.podUpdated(p);
@@ -108,7 +104,7 @@ final class RemoteSink implements ApiStandIn, AutoCloseable {
             }
             case "deleted" -> {
                 ObservedPod p = SinkWire.pod(o);
-                pods.remove(key(p.spec().namespace(), p.spec().name()));
+                pods.remove(key(p));
                 listeners.forEach(l -> l.podDeleted(p));
             }
             default -> {
@@ -122,8 +118,7 @@ final class RemoteSink implements ApiStandIn, AutoCloseable {
         // on the watch's context, so that the replay and the following changes do not interleave
         context.runOnContext(v -> {
             listeners.add(listener);
-            nodes.values().forEach(listener::nodeUpserted);
-            pods.values().forEach(listener::podAdded);
+            replayTo(listener);
         });
     }
 
@@ -193,40 +188,9 @@ final class RemoteSink implements ApiStandIn, AutoCloseable {
         return f.toCompletionStage();
     }
 
-    // ------------------------------------------------------------------ ClusterCache
-
-    @Override
-    public Optional<ObservedPod> pod(String namespace, String name) {
-        return Optional.ofNullable(pods.get(key(namespace, name)));
-    }
-
-    @Override
-    public Optional<NodeObservation> node(String name) {
-        return Optional.ofNullable(nodes.get(name));
-    }
-
-    @Override
-    public Collection<NodeObservation> nodes() {
-        return List.copyOf(nodes.values());
-    }
-
-    @Override
-    public Collection<ObservedPod> pods() {
-        return List.copyOf(pods.values());
-    }
-
-    @Override
-    public boolean hasSynced() {
-        return true;
-    }
-
     @Override
     public void close() {
         vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS)
                 .exceptionally(e -> null).join();
-    }
-
-    private static String key(String namespace, String name) {
-        return namespace + "/" + name;
     }
 }
