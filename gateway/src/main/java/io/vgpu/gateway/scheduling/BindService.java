@@ -34,9 +34,10 @@ import java.util.function.Function;
  *   look up: pod from the cache, else one live read ── missing ──────► Refused (reservation dropped)
  *                                                   ── another UID ──► Refused (nothing changed)
  *            node in the cache? ─────────────────────── no ──────────► Refused (reservation dropped)
- *   confirm ─── bound here already (cache or live read) ─────────────► Bound (nothing written)
+ *   confirm+lock, one processor (the lock only for a pod whose regular containers ask for a GPU)
+ *           ─── bound here already (cache or live read) ─────────────► Bound (nothing written)
  *           ─── bound elsewhere / refused / no reservation ──────────► Refused
- *   lock (only a pod whose regular containers ask for a GPU) ── not taken within the wait ──► Refused
+ *           ─── lock contended: neither applied, tried again ── not taken within the wait ──► Refused
  *   bind-phase=allocating ─► Binding ─► Bound
  *   undo: a bind that took the locks and failed releases them; a Binding that finds the pod bound elsewhere also
  *         drops this node's charge
@@ -80,7 +81,7 @@ public final class BindService {
         this.confirmation = new Confirmation(state, pods, config, clock);
     }
 
-    /** Binds one pod: look up → confirm → lock → bind-phase → Binding, then the one undo. The future never fails. */
+    /** Binds one pod: look up → confirm+lock → bind-phase → Binding, then the one undo. The future never fails. */
     public Future<BindOutcome> bind(BindRequest request) {
         String invalid = request.problem();
         if (invalid != null) {
@@ -90,8 +91,7 @@ public final class BindService {
         }
         try {
             return step(new Attempt(request, null, false), this::lookUp)
-                    .compose(then(this::confirm))
-                    .compose(then(this::lock))
+                    .compose(then(this::confirmAndLock))
                     .compose(then(this::bindPhase))
                     .compose(then(this::binding))
                     .compose(this::undoIfFailed);
@@ -137,8 +137,12 @@ public final class BindService {
         });
     }
 
-    /** Bound already (to this node: done; elsewhere: refused), else the reservation becomes a Bound charge. */
-    private Future<Step> confirm(Attempt attempt) {
+    /**
+     * Bound already (to this node: done; elsewhere: refused), else the reservation becomes a Bound charge and, for a
+     * pod that needs the node lock, the lock is taken in the same processor ({@link ClusterState#confirmAndLock}: one
+     * hop; a contended lock applies neither and the bind waits and tries both again, {@link NodeLocks}).
+     */
+    private Future<Step> confirmAndLock(Attempt attempt) {
         BindRequest request = attempt.request();
         String boundNode = attempt.pod().boundNode();
         if (request.node().equals(boundNode)) {
@@ -148,20 +152,33 @@ public final class BindService {
             return reported(attempt, DecisionFailure.BOUND_ELSEWHERE, "pod " + qualified(request)
                     + " is already bound to node " + boundNode);
         }
-        return confirmation.confirm(request, attempt.pod()).compose(result -> {
-            if (result instanceof Confirmation.Refused refused) {
+        if (!needsNodeLock(attempt.pod().spec())) {
+            return confirmation.confirm(request, attempt.pod()).compose(result -> confirmed(attempt, result));
+        }
+        Confirmation.ConfirmingLock confirming = confirmation.confirmingLock(request, attempt.pod());
+        return locks.acquire(request.node(), request.pod().namespacedName(), confirming).compose(taken -> {
+            if (taken instanceof NodeLocks.Acquisition.Refused refused) {
                 return reported(attempt, refused.cause(), refused.message());
             }
-            return result instanceof Confirmation.Done ? finished(attempt, BindOutcome.BOUND, null)
-                    : proceed(attempt);
+            if (taken instanceof NodeLocks.Acquisition.Held) {
+                return proceed(attempt.holdingLocks());
+            }
+            // declined: the confirmation decided without the lock; a pod the shared state shows bound that the API
+            // server shows unbound (a bind that failed past its confirmation) is locked on its own and bound again
+            Confirmation.Result result = confirming.result();
+            return result instanceof Confirmation.Proceed ? lock(attempt) : confirmed(attempt, result);
         });
     }
 
-    /** HAMi locks only when a regular (non-init) container asks for an NVIDIA device (spec §11.1 step 3). */
-    private Future<Step> lock(Attempt attempt) {
-        if (!needsNodeLock(attempt.pod().spec())) {
-            return proceed(attempt);
+    private Future<Step> confirmed(Attempt attempt, Confirmation.Result result) {
+        if (result instanceof Confirmation.Refused refused) {
+            return reported(attempt, refused.cause(), refused.message());
         }
+        return result instanceof Confirmation.Done ? finished(attempt, BindOutcome.BOUND, null) : proceed(attempt);
+    }
+
+    /** The node lock alone, for a pod whose charge the shared state holds as bound already. */
+    private Future<Step> lock(Attempt attempt) {
         BindRequest request = attempt.request();
         return locks.acquire(request.node(), request.pod().namespacedName()).compose(taken ->
                 taken instanceof NodeLocks.Acquisition.Refused refused

@@ -11,6 +11,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.partition.Partition;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ClusterStateUnavailableException;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
@@ -24,6 +25,7 @@ import io.vgpu.state.model.QuotaState;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
 import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmLockProcessor;
 import io.vgpu.state.store.processor.ConfirmProcessor;
 import io.vgpu.state.store.processor.ExpireProcessor;
 import io.vgpu.state.store.processor.ExpireQuotaProcessor;
@@ -302,6 +304,21 @@ public final class HazelcastClusterState implements ClusterState {
         return stages.call("confirm " + pod + " on " + node,
                 () -> nodes.submitToKey(node, new ConfirmProcessor(pod, fallback, nowMillis)), outcome -> {
                     if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
+                        move(pod.uid(), node);
+                    }
+                    return outcome;
+                });
+    }
+
+    @Override
+    public CompletionStage<ConfirmLockOutcome> confirmAndLock(String node, PodRef pod, PodAllocation fallback,
+                                                              long nowMillis, long lockTimeoutMillis) {
+        return stages.call("confirm and lock " + pod + " on " + node,
+                () -> nodes.submitToKey(node, new ConfirmLockProcessor(pod, fallback, nowMillis, lockTimeoutMillis)),
+                outcome -> {
+                    if (outcome.confirm() instanceof ConfirmOutcome.Confirmed c
+                            && c.via() == ConfirmOutcome.Via.RE_RESERVED && outcome.lock() != null
+                            && outcome.lock().holds()) {
                         move(pod.uid(), node);
                     }
                     return outcome;

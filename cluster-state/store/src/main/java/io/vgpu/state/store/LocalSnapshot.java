@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -30,10 +31,21 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
     private final Map<String, V> values = new ConcurrentHashMap<>();
     private final Map<String, D> derived = new ConcurrentHashMap<>();
     private final Function<V, D> derive;
+    private final BiPredicate<V, V> supersedes;
     private volatile Set<String> touchedWhileLoading = ConcurrentHashMap.newKeySet();
 
     LocalSnapshot(Function<V, D> derive) {
+        this(derive, (next, current) -> true);
+    }
+
+    /**
+     * @param derive     the derived value of an entry (null: none)
+     * @param supersedes whether an event's value ({@code next}) replaces the one held ({@code current}, not null):
+     *                   false drops it, e.g. an out-of-order copy of an older version; removals always apply
+     */
+    LocalSnapshot(Function<V, D> derive, BiPredicate<V, V> supersedes) {
         this.derive = derive;
+        this.supersedes = supersedes;
     }
 
     @Override
@@ -102,6 +114,9 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
 
     private void apply(String key, V value) {
         values.compute(key, (k, current) -> {
+            if (value != null && current != null && !supersedes.test(value, current)) {
+                return current;
+            }
             Set<String> touched = touchedWhileLoading;
             if (touched != null) {
                 touched.add(k);

@@ -1,5 +1,6 @@
 package io.vgpu.state.store;
 
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeLockHolder;
@@ -143,6 +144,26 @@ class HazelcastClusterStateTest {
         assertThat(join(replica(0).confirm("confirm", pod("fits"), null, 30)))
                 .isEqualTo(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.ALREADY_BOUND));
         assertThat(stored("confirm").charges()).containsOnlyKeys("fits", "other");
+    }
+
+    @Test
+    void confirmAndLockIsOneStepThatAContendedLockUndoes() {
+        join(replica(0).registerNode(inventory("bind", gpu("g0", 10, 8000))));
+        join(replica(0).reserve("bind", pod("a"), slice("g0", 1000), 0, 100));
+        join(replica(1).lockNode("bind", "ns", "other", 0, 1000));
+
+        ConfirmLockOutcome contended = join(replica(2).confirmAndLock("bind", pod("a"), null, 5, 1000));
+
+        assertThat(contended.lock()).isEqualTo(new LockOutcome.Contended(new NodeLockHolder("ns", "other", 0)));
+        assertThat(stored("bind").charge("a")).isInstanceOf(PodCharge.Reserved.class);
+        assertThat(stored("bind").lock().name()).isEqualTo("other");
+
+        join(replica(1).unlockNode("bind", "ns", "other"));
+        ConfirmLockOutcome both = join(replica(2).confirmAndLock("bind", pod("a"), null, 6, 1000));
+
+        assertThat(both.applied()).isTrue();
+        assertThat(stored("bind").charge("a")).isInstanceOf(PodCharge.Bound.class);
+        assertThat(stored("bind").lock()).isEqualTo(new NodeLockHolder("ns", "pod-a", 6));
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
@@ -23,6 +24,7 @@ import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
 import io.vgpu.state.model.Vendor;
 import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmLockProcessor;
 import io.vgpu.state.store.processor.ConfirmProcessor;
 import io.vgpu.state.store.processor.ExpireProcessor;
 import io.vgpu.state.store.processor.ExpireQuotaProcessor;
@@ -110,6 +112,8 @@ class StoreSerializationTest {
                 new ConfirmOutcome.Missing(), new ConfirmOutcome.UnknownNode(),
                 new LockOutcome.Acquired(5, null), new LockOutcome.Acquired(5, holder), new LockOutcome.Held(3),
                 new LockOutcome.Contended(holder), new LockOutcome.UnknownNode(),
+                new ConfirmLockOutcome(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION),
+                        new LockOutcome.Contended(holder)), new ConfirmLockOutcome(new ConfirmOutcome.Missing(), null),
                 new UnlockOutcome.Unlocked(), new UnlockOutcome.NotHolder(holder), new UnlockOutcome.NotLocked(),
                 new QuotaOutcome.Reserved(QuotaCharge.NO_DEADLINE), new QuotaOutcome.Exceeded(false, true),
                 new RegisterNodeProcessor(inventory), new RemoveNodeProcessor(),
@@ -119,7 +123,8 @@ class StoreSerializationTest {
                 new UnlockNodeProcessor("ns", "p"), new SetQuotaLimitsProcessor(limits),
                 new ReserveQuotaProcessor("a", 1, 2, 3, 4), new ObserveQuotaProcessor("a", 1, 2),
                 new ReleaseQuotaProcessor("a"), new ExpireQuotaProcessor(9), new SetPodNodeProcessor("n1"),
-                new ClearPodNodeProcessor("n1"));
+                new ClearPodNodeProcessor("n1"), new ConfirmLockProcessor(pod("a"), null, 3, 4),
+                new ConfirmLockProcessor(pod("a"), slice("GPU-a", 9), 3, 4));
     }
 
     @ParameterizedTest(name = "{0}")
