@@ -9,6 +9,7 @@ import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.Logger;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.Partition;
+import com.hazelcast.query.Predicates;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.ConfirmLockOutcome;
@@ -16,6 +17,7 @@ import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
@@ -68,7 +70,10 @@ import java.util.logging.Level;
  * {@code IMap<namespace, QuotaState>} and the pod index {@code IMap<podUid, nodeName>}, partitioned with
  * synchronous backups. Every change is one entry processor submitted with {@code submitToKey}, so changes to one
  * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
- * parallel. Local reads come from listener-fed snapshots of the node and quota maps.
+ * parallel. Local reads come from listener-fed snapshots: the views ({@link #nodes}, {@link #node}) from the summary
+ * map, where each node key's owner republishes the node's usage summary after every change ({@link SummaryPublisher}:
+ * O(GPUs) per change, ordered by version; a new owner republishes what it took over); {@link #nodeState} and
+ * {@link #quota} from the node and quota maps.
  *
  * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
  * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
@@ -86,13 +91,19 @@ public final class HazelcastClusterState implements ClusterState {
     private final IMap<String, NodeState> nodes;
     private final IMap<String, QuotaState> quotas;
     private final IMap<String, String> podIndex;
-    private final LocalSnapshot<NodeState, NodeView> nodeSnapshot = new LocalSnapshot<>(
-            s -> s.registered() ? s.view() : null);
+    private final IMap<String, NodeSummary> summaries;
+    private final LocalSnapshot<NodeState, Void> nodeSnapshot = new LocalSnapshot<>(s -> null);
+    /** The views: every node's summary, newest version kept (DESIGN.md §3 "What fans out is O(GPUs)"). */
+    private final LocalSnapshot<NodeSummary, NodeView> summarySnapshot = new LocalSnapshot<>(NodeSummary::view,
+            NodeSummary::supersedes);
+    private final SummaryPublisher publisher;
     private final LocalSnapshot<QuotaState, QuotaState> quotaSnapshot = new LocalSnapshot<>(q -> null);
     private final ExecutorService ownedExecutor;
     private final Stages stages;
     private final UUID nodeListener;
     private final UUID quotaListener;
+    private final UUID summaryListener;
+    private final UUID publishListener;
     private final ResyncTrigger resync;
     private final UUID migrationListener;
     private final UUID nodeLossListener;
@@ -102,27 +113,38 @@ public final class HazelcastClusterState implements ClusterState {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
     private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
-                                  ExecutorService ownedExecutor, Executor viewFeed) {
+                                  ExecutorService ownedExecutor, Executor viewFeed, Executor publications) {
         this.member = member;
         this.ownsMember = ownsMember;
         this.ownedExecutor = ownedExecutor;
         this.stages = new Stages(callbacks);
+        this.loader = daemonScheduler("vgpu-store-snapshot-loader");
         this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
         this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
+        this.summaries = member.getMap(HazelcastMemberConfig.SUMMARY_MAP);
+        this.publisher = new SummaryPublisher(summaries, publications);
+        // listeners first, then the initial load: nothing changed in between is lost
+        this.publishListener = nodes.addLocalEntryListener(publisher, Predicates.alwaysTrue(), true);
+        this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(summarySnapshot, viewFeed), true);
         this.nodeListener = nodes.addEntryListener(new SnapshotFeed<>(nodeSnapshot, viewFeed), true);
         this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
+        // a new owner (migration, or a backup promoted after its owner died) republishes the summaries of the keys
+        // it took over: the former owner may have committed a change and died before publishing it
+        resync.add(keys -> loader.execute(() -> republish(keys, false)));
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
-        this.loader = daemonScheduler("vgpu-store-snapshot-loader");
         // a member that merges into another cluster gets no events for what that cluster changed while apart: its
         // views would stay stale (and /filter would score on them) until each key changed again
         this.mergeListener = member.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
                 LOG.info("merged into another cluster: reloading the local views");
                 loader.execute(this::reloadSnapshots);
+                // the merge kept one side's node values and maybe the other side's summaries, whose versions do
+                // not compare: the owners republish theirs as resets
+                loader.execute(() -> republish(key -> true, true));
             }
         });
         loader.execute(this::loadSnapshots);
@@ -139,6 +161,7 @@ public final class HazelcastClusterState implements ClusterState {
     /** After a merge: reads both maps again; keys changed by events meanwhile keep the events' values. */
     private void reloadSnapshots() {
         nodeSnapshot.beginLoad();
+        summarySnapshot.beginLoad();
         quotaSnapshot.beginLoad();
         loadSnapshots();
     }
@@ -149,8 +172,10 @@ public final class HazelcastClusterState implements ClusterState {
      */
     private void loadSnapshots() {
         try {
+            Map<String, NodeSummary> allSummaries = Map.copyOf(summaries);
             Map<String, NodeState> allNodes = Map.copyOf(nodes);
             Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
+            summarySnapshot.load(allSummaries);
             nodeSnapshot.load(allNodes);
             quotaSnapshot.load(allQuotas);
             ready.complete(null);
@@ -163,6 +188,31 @@ public final class HazelcastClusterState implements ClusterState {
             if (!loader.isShutdown()) {
                 loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
             }
+        }
+    }
+
+    /**
+     * Publishes the summaries of the node keys this member owns that {@code keys} matches, read from their entries
+     * here (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
+     * next change of a key publishes it again).
+     */
+    private void republish(Predicate<String> keys, boolean reset) {
+        try {
+            Set<String> owned = new HashSet<>();
+            for (String key : nodes.localKeySet()) {
+                if (keys.test(key)) {
+                    owned.add(key);
+                }
+            }
+            if (owned.isEmpty()) {
+                return;
+            }
+            nodes.getAll(owned).values().forEach(value -> {
+                NodeSummary summary = NodeSummary.of(value);
+                publisher.republish(reset ? summary.asReset() : summary);
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "republishing node summaries failed: " + e.getMessage());
         }
     }
 
@@ -210,7 +260,7 @@ public final class HazelcastClusterState implements ClusterState {
         HazelcastInstance member = null;
         try {
             member = Hazelcast.newHazelcastInstance(memberConfig);
-            return new HazelcastClusterState(member, true, pool, pool, viewFeed);
+            return new HazelcastClusterState(member, true, pool, pool, viewFeed, DIRECT);
         } catch (RuntimeException e) {
             if (member != null) {
                 member.getLifecycleService().terminate();
@@ -229,7 +279,15 @@ public final class HazelcastClusterState implements ClusterState {
      *                  small machines
      */
     public static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks) {
-        return new HazelcastClusterState(member, false, callbacks, null, DIRECT);
+        return attach(member, callbacks, DIRECT);
+    }
+
+    /**
+     * {@link #attach(HazelcastInstance, Executor)} with this member's summary publications handed to
+     * {@code publications} (tests: hold them back to stand for an owner that dies before it publishes).
+     */
+    static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks, Executor publications) {
+        return new HazelcastClusterState(member, false, callbacks, null, DIRECT, publications);
     }
 
     /** The embedded member (tests: find partition owners, terminate members). */
@@ -245,6 +303,8 @@ public final class HazelcastClusterState implements ClusterState {
     public CompletionStage<Void> shutdown() {
         return CompletableFuture.runAsync(() -> {
             if (member.getLifecycleService().isRunning()) {
+                nodes.removeEntryListener(publishListener);
+                summaries.removeEntryListener(summaryListener);
                 nodes.removeEntryListener(nodeListener);
                 quotas.removeEntryListener(quotaListener);
                 nodes.removePartitionLostListener(nodeLossListener);
@@ -438,12 +498,12 @@ public final class HazelcastClusterState implements ClusterState {
 
     @Override
     public Collection<NodeView> nodes() {
-        return nodeSnapshot.derivedValues();
+        return summarySnapshot.derivedValues();
     }
 
     @Override
     public NodeView node(String name) {
-        return nodeSnapshot.derived(name);
+        return summarySnapshot.derived(name);
     }
 
     @Override

@@ -5,12 +5,15 @@ import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.QuotaLimits;
 import io.vgpu.state.model.QuotaOutcome;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
+import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.ReserveSlicesProcessor;
+import com.hazelcast.map.IMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,6 +167,40 @@ class HazelcastClusterStateTest {
         assertThat(both.applied()).isTrue();
         assertThat(stored("bind").charge("a")).isInstanceOf(PodCharge.Bound.class);
         assertThat(stored("bind").lock()).isEqualTo(new NodeLockHolder("ns", "pod-a", 6));
+    }
+
+    @Test
+    void summariesArePublishedInVersionOrderWhateverOrderTheyArriveIn() {
+        IMap<String, NodeSummary> summaries = replica(0).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
+
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 5, null, null, false)));
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 4, null, null, false)));
+
+        assertThat(summaries.get("ordered").version()).isEqualTo(5);
+
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 3, null, null, true)));
+
+        assertThat(summaries.get("ordered").version()).as("a reset").isEqualTo(3);
+    }
+
+    @Test
+    void everyChangeIsPublishedAsTheSummaryOfItsVersion() {
+        join(replica(0).registerNode(inventory("versions", gpu("g0", 10, 8000))));
+        join(replica(1).reserve("versions", pod("a"), slice("g0", 1000), 0, 100));
+        join(replica(2).lockNode("versions", "ns", "pod-a", 0, 1000));
+        IMap<String, NodeSummary> summaries = replica(0).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
+
+        assertThat(stored("versions").version()).isEqualTo(3);
+        passes(CONVERGE, () -> assertThat(summaries.get("versions")).isEqualTo(NodeSummary.of(stored("versions"))));
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("versions"))
+                .isEqualTo(stored("versions").view())));
+
+        join(replica(1).release("versions", "a"));
+        join(replica(2).unlockNode("versions", "ns", "pod-a"));
+        join(replica(0).removeNode("versions"));
+
+        passes(CONVERGE, () -> assertThat(summaries.get("versions")).isNull());
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("versions")).isNull()));
     }
 
     @Test

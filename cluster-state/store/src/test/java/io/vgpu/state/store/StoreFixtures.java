@@ -99,6 +99,12 @@ final class StoreFixtures {
         return HazelcastClusterState.attach(member, CALLBACKS);
     }
 
+    /** {@link #startOne} with the member's summary publications handed to {@code publications}. */
+    static HazelcastClusterState startOne(StoreConfig store, java.util.concurrent.Executor publications) {
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(memberConfig(store));
+        return HazelcastClusterState.attach(member, CALLBACKS, publications);
+    }
+
     /** Starts a member owned by its store: {@link HazelcastClusterState#shutdown()} leaves the cluster. */
     static HazelcastClusterState startOwning(StoreConfig store) {
         return HazelcastClusterState.start(memberConfig(store));
