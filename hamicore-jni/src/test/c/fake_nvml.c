@@ -8,6 +8,10 @@
  *   init_error CODE                       nvmlInit_v2 returns CODE
  *   gpu UUID BUSID TOTAL USED MIG UTILGPU UTILMEM NAME...
  *                                         one GPU (MIG: -1 unsupported, 0 off, 1 on)
+ *   namebytes INDEX HEX                   nvmlDeviceGetName of the GPU at INDEX (after its gpu line) writes
+ *                                         these raw bytes (hex pairs, NULs allowed, at most 96) at the
+ *                                         start of the caller's buffer and zeros in the rest of it: the
+ *                                         bytes are what NVML wrote at the start of its array
  *   facts INDEX MINOR ARCH BRAND CCMAJOR CCMINOR
  *                                         identity of the GPU at INDEX (after its gpu line): minor
  *                                         number, raw nvmlDeviceArchitecture_t and nvmlBrandType_t
@@ -88,6 +92,9 @@ struct nvmlDevice_st {
     unsigned int index;
     char uuid[96];
     char name[96];
+    unsigned char name_bytes[96]; /* a namebytes line: raw bytes instead of name */
+    unsigned int name_bytes_len;
+    int has_name_bytes;
     unsigned long long total;
     unsigned long long used;
     char bus_id[32];
@@ -323,6 +330,34 @@ static void set_facts(unsigned int index, unsigned int minor, unsigned int arch,
     d->cc_minor = cc_minor;
 }
 
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* the raw name bytes of the GPU at INDEX from hex pairs; a malformed or too long line is ignored */
+static void set_name_bytes(unsigned int index, const char *hex)
+{
+    if (index >= device_count) {
+        return;
+    }
+    struct nvmlDevice_st *d = &devices[index];
+    size_t n = strlen(hex) / 2;
+    if (strlen(hex) % 2 != 0 || n > sizeof d->name_bytes) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_digit(hex[2 * i]);
+        int lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            return;
+        }
+        d->name_bytes[i] = (unsigned char) (hi * 16 + lo);
+    }
+    d->name_bytes_len = (unsigned int) n;
+    d->has_name_bytes = 1;
+}
+
 static void load_config(void)
 {
     char path[PATH_MAX];
@@ -353,7 +388,7 @@ static void load_config(void)
     char line[512];
     while (fgets(line, sizeof line, f) != NULL) {
         line[strcspn(line, "\r\n")] = '\0';
-        char uuid[96], bus[32], function[64], version[80];
+        char uuid[96], bus[32], function[64], version[80], hex[2 * 96 + 2];
         unsigned long long total, used;
         int mig, index, code, offset = 0, brand, cc_major, cc_minor;
         unsigned int util_gpu, util_mem, minor, arch;
@@ -362,6 +397,8 @@ static void load_config(void)
         } else if (sscanf(line, "facts %d %u %u %d %d %d", &index, &minor, &arch, &brand, &cc_major, &cc_minor) == 6
                    && index >= 0) {
             set_facts((unsigned int) index, minor, arch, brand, cc_major, cc_minor);
+        } else if (sscanf(line, "namebytes %d %193s", &index, hex) == 2 && index >= 0) {
+            set_name_bytes((unsigned int) index, hex);
         } else if (sscanf(line, "driver %79s %d", version, &code) == 2) {
             snprintf(driver_version, sizeof driver_version, "%s", version);
             cuda_driver_version = code;
@@ -492,6 +529,18 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int len
 
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
 {
+    if (device != NULL && device->has_name_bytes) {
+        int rc = enter("nvmlDeviceGetName", device);
+        if (rc != SUCCESS) {
+            return rc;
+        }
+        if (device->name_bytes_len > length) {
+            return ERROR_INSUFFICIENT_SIZE;
+        }
+        memset(name, 0, length);
+        memcpy(name, device->name_bytes, device->name_bytes_len);
+        return SUCCESS;
+    }
     return copy_string("nvmlDeviceGetName", device, device != NULL ? device->name : "", name, length);
 }
 

@@ -26,7 +26,7 @@ import java.util.Objects;
  * One instance per (re)start: kubelet deletes plugin sockets when it restarts, so the plugin is
  * redeployed as a whole and registers again.
  */
-public final class DevicePluginVerticle extends VerticleBase {
+final class DevicePluginVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(DevicePluginVerticle.class);
 

@@ -19,7 +19,7 @@ import java.nio.file.WatchService;
  * plugin socket, and waits for plugins to register again (spec §1.1). Socket deletion alone is ignored,
  * as in HAMi. An overflow (events lost) counts as a creation when the socket exists.
  */
-public final class KubeletSocketWatcher implements AutoCloseable {
+final class KubeletSocketWatcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KubeletSocketWatcher.class);
 

@@ -2,12 +2,12 @@ package io.vgpu.deviceplugin;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.MigCapability;
-import io.vgpu.deviceplugin.core.NodeRegister;
-import io.vgpu.deviceplugin.core.RegisterPublisher;
-import io.vgpu.deviceplugin.core.RegisterSettings;
-import io.vgpu.deviceplugin.core.TopologyScores;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.mig.MigCapability;
+import io.vgpu.deviceplugin.core.register.NodeRegister;
+import io.vgpu.deviceplugin.core.register.RegisterPublisher;
+import io.vgpu.deviceplugin.core.register.RegisterSettings;
+import io.vgpu.deviceplugin.core.register.TopologyScores;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.DeviceState;
 import io.vgpu.state.model.GpuDevice;
@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  *                 └──────────────── any error ──────────────────────┴────► wait retry ────► tick
  * </pre>
  */
-public final class NodeRegisterVerticle extends VerticleBase {
+final class NodeRegisterVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRegisterVerticle.class);
 

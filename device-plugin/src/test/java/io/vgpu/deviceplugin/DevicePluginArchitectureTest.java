@@ -11,7 +11,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The device plugin never talks to Hazelcast (the Maven enforcer also bans the dependency), and its
- * allocation rules in {@code io.vgpu.deviceplugin.core} are pure, and its packages form no cycle.
+ * allocation rules in {@code io.vgpu.deviceplugin.core} are pure, its concerns layer (allocate and register over
+ * pending, advertise, gpu, mig), and its packages form no cycle.
  */
 class DevicePluginArchitectureTest {
 
@@ -46,6 +47,21 @@ class DevicePluginArchitectureTest {
                         "io.netty..", "io.vgpu.hamicore..")
                 .because("the device plugin's allocation rules are pure (STYLE.md section 9)")
                 .allowEmptyShould(true)
+                .check(PLUGIN);
+    }
+
+    @Test
+    void coreConcernsLayerServicesOverRules() {
+        String core = "io.vgpu.deviceplugin.core.";
+        noClasses().that().resideInAnyPackage(core + "pending..", core + "advertise..", core + "gpu..", core + "mig..",
+                        core + "health..", core + "outcome..", core + "cluster..", core + "hook..", core + "port..")
+                .should().dependOnClassesThat().resideInAnyPackage(core + "allocate..", core + "register..")
+                .because("allocate and register are the services over the pending pod, the advertised devices and the "
+                        + "GPUs' facts; nothing below them reaches up")
+                .check(PLUGIN);
+        noClasses().that().resideInAPackage(core + "allocate..")
+                .should().dependOnClassesThat().resideInAPackage(core + "register..")
+                .because("the register reads the allocate settings; an Allocate never reads the register")
                 .check(PLUGIN);
     }
 

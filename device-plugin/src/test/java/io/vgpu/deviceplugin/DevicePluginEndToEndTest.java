@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 import io.vgpu.deviceplugin.v1beta1.AllocateRequest;
 import io.vgpu.deviceplugin.v1beta1.AllocateResponse;
@@ -20,6 +22,7 @@ import io.vgpu.deviceplugin.v1beta1.Mount;
 import io.vgpu.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.vgpu.deviceplugin.v1beta1.RegisterRequest;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,6 +35,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.deviceplugin.AgentFixture.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +60,8 @@ class DevicePluginEndToEndTest {
     @TempDir
     Path dir;
     private AgentFixture fx;
+    /** Device scans that returned; the register loop scans once per round, after the previous round published. */
+    private final AtomicInteger scans = new AtomicInteger();
 
     @AfterEach
     void stop() throws Exception {
@@ -66,8 +72,29 @@ class DevicePluginEndToEndTest {
 
     private AgentFixture start(String node, Map<String, String> env) throws Exception {
         Files.writeString(dir.resolve("gpus.yaml"), AgentFixture.twoGpus());
-        fx = AgentFixture.start(dir, node, client, new FakeGpuSource(dir.resolve("gpus.yaml")), env);
+        fx = AgentFixture.start(dir, node, client, counted(new FakeGpuSource(dir.resolve("gpus.yaml"))), env);
         return fx;
+    }
+
+    private DeviceSource counted(DeviceSource source) {
+        return new DeviceSource() {
+            @Override
+            public List<GpuFacts> scan() {
+                List<GpuFacts> gpus = source.scan();
+                scans.incrementAndGet();
+                return gpus;
+            }
+
+            @Override
+            public String describe() {
+                return source.describe();
+            }
+
+            @Override
+            public void close() {
+                source.close();
+            }
+        };
     }
 
     @Test
@@ -97,7 +124,9 @@ class DevicePluginEndToEndTest {
                 + "\"devcore\":100,\"type\":\"NVIDIA A100-SXM4-40GB\",\"numa\":1,\"mode\":\"hami-core\",\"health\":true}]";
         assertThat(eventually(WAIT, () -> expected.equals(fx.nodeAnnotations().get(HamiAnnotations.NODE_NVIDIA_REGISTER)))).isTrue();
         String version = client.nodes().withName(fx.node).get().getMetadata().getResourceVersion();
-        Thread.sleep(1_000); // three more register rounds
+        int seen = scans.get();
+        // round n+1 scans only after round n published: four more scans are three more complete rounds
+        Eventually.within(WAIT, "three more register rounds", () -> scans.get() >= seen + 4);
         assertThat(client.nodes().withName(fx.node).get().getMetadata().getResourceVersion())
                 .as("an unchanged registration is not written again").isEqualTo(version);
     }

@@ -13,6 +13,7 @@ import io.vgpu.hamicore.FakeNvml;
 import io.vgpu.hamicore.GpuInfo;
 import io.vgpu.hamicore.Utilization;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -204,7 +205,7 @@ class MonitorWiringTest {
                     .singleElement().asString().startsWith("hami_build_info{");
             assertThat(samples(response.body())).as("the plugin's own health gauges, one per GPU")
                     .filteredOn(l -> l.startsWith("vgpu_device_healthy{")).hasSize(2);
-            Thread.sleep(1_500); // fifteen scan ticks, each with a failed lookup
+            Eventually.within(WAIT, "fifteen feedback ticks, each with a failed lookup", () -> failedTicks() >= 15);
             assertThat(unknown).as("nothing is deleted while the pod caches have not synced").isDirectory();
         } finally {
             if (fx != null) {
@@ -274,6 +275,13 @@ class MonitorWiringTest {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
         }
+    }
+
+    /** {@code vgpu_monitor_feedback_ticks_total{outcome="failed"}} as scraped now (0 before the first). */
+    private double failedTicks() {
+        return samples(scrapeOk()).stream()
+                .filter(l -> l.startsWith("vgpu_monitor_feedback_ticks_total{") && l.contains("outcome=\"failed\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
     private static List<String> samples(String scrape) {

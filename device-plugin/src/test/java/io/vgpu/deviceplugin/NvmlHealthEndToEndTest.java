@@ -7,19 +7,24 @@ import io.vgpu.deviceplugin.v1beta1.Device;
 import io.vgpu.deviceplugin.v1beta1.ListAndWatchResponse;
 import io.vgpu.hamicore.FakeNvml;
 import io.vgpu.hamicore.GpuInfo;
+import io.vgpu.hamicore.Nvml;
 import io.vgpu.hamicore.NvmlException;
 import io.vgpu.hamicore.XidEvent;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.deviceplugin.AgentFixture.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +50,8 @@ class NvmlHealthEndToEndTest {
     private final FakeNvml nvml = FakeNvml.withGpus(
             new GpuInfo(0, GPU0, "Tesla T4", 16L << 30, 0, "00000000:3B:00.0", 0, false),
             new GpuInfo(1, GPU1, "Tesla T4", 16L << 30, 0, "00000000:86:00.0", 1, false));
+    /** Memory reads of the agent's that failed (through {@link #counted}). */
+    private final AtomicInteger failedMemoryReads = new AtomicInteger();
 
     @AfterEach
     void stop() throws Exception {
@@ -60,9 +67,23 @@ class NvmlHealthEndToEndTest {
     private AgentFixture start(String node, Map<String, String> extraEnv) throws Exception {
         Map<String, String> env = new java.util.HashMap<>(extraEnv);
         env.put("VGPU_DEVICE_SOURCE", "nvml");
-        fx = AgentFixture.start(dir, node, client, new NvmlDeviceSource(nvml, "nvml:fake"), env);
+        fx = AgentFixture.start(dir, node, client, new NvmlDeviceSource(counted(nvml), "nvml:fake"), env);
         assertThat(fx.kubelet.awaitRegistration(WAIT)).isNotNull();
         return fx;
+    }
+
+    /** {@code nvml} as the agent sees it, counting the memory reads that failed. */
+    private Nvml counted(Nvml nvml) {
+        return (Nvml) Proxy.newProxyInstance(Nvml.class.getClassLoader(), new Class<?>[] {Nvml.class}, (proxy, method, args) -> {
+            try {
+                return method.invoke(nvml, args);
+            } catch (InvocationTargetException e) {
+                if (method.getName().equals("memory")) {
+                    failedMemoryReads.incrementAndGet();
+                }
+                throw e.getCause();
+            }
+        });
     }
 
     private static long unhealthy(ListAndWatchResponse r, String gpu) {
@@ -153,8 +174,10 @@ class NvmlHealthEndToEndTest {
         assertThat(eventually(WAIT, () -> fx.nodeAnnotations().containsKey(HamiAnnotations.NODE_NVIDIA_REGISTER))).isTrue();
         String registered = fx.nodeAnnotations().get(HamiAnnotations.NODE_NVIDIA_REGISTER);
 
+        int failed = failedMemoryReads.get();
         nvml.failOn("nvmlDeviceGetMemoryInfo", -1, NvmlException.GPU_IS_LOST);
-        Thread.sleep(800); // several failing register rounds
+        // each round's scan fails on its first memory read; the third failure comes after two rounds handled theirs
+        Eventually.within(WAIT, "three failing register rounds", () -> failedMemoryReads.get() >= failed + 3);
 
         assertThat(fx.nodeAnnotations()).containsEntry(HamiAnnotations.NODE_NVIDIA_REGISTER, registered);
         try (FakeKubelet.PluginConnection plugin = fx.kubelet.connect(fx.pluginSocket()).watch()) {

@@ -15,7 +15,7 @@ import java.util.List;
 public final class DraSettings {
 
     /** {@code VGPU_DRA_DEFAULT}: whether pods naming no {@code vgpu.io/mode} (pod or namespace) use DRA. */
-    public static final ConfigKey<Boolean> DRA_DEFAULT = ConfigKey.optional("VGPU_DRA_DEFAULT", Parsers.bool(),
+    static final ConfigKey<Boolean> DRA_DEFAULT = ConfigKey.optional("VGPU_DRA_DEFAULT", Parsers.bool(),
             "false", "whether GPU pods without a vgpu.io/mode pod annotation or namespace label get DRA claims");
     /** {@code VGPU_DRA_DEVICE_CLASS}: the DeviceClass translated claims request. */
     public static final ConfigKey<String> DEVICE_CLASS = ConfigKey.optional("VGPU_DRA_DEVICE_CLASS", Parsers.text(),

@@ -284,6 +284,7 @@ public final class GatewayAssembly {
             vertx.cancelTimer(handshakes);
             vertx.cancelTimer(vanished);
             dra.close();
+            debugState.close();
             informers.close();
             draView.close();
             api.close();

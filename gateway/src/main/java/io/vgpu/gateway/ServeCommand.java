@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run the gateway: /webhook, /healthz, /readyz on VGPU_HTTP_PORT, /metrics on VGPU_METRICS_PORT.",
             "Configured only by VGPU_* environment variables (see README, 'Running the gateway')."})
-public final class ServeCommand implements Callable<Integer> {
+final class ServeCommand implements Callable<Integer> {
 
     /** Exit status when the configuration is unusable. */
     static final int CONFIG_ERROR = 2;

@@ -8,8 +8,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -82,6 +84,18 @@ class NativeNvmlTest {
             assertThat(nvml.brand(1)).contains("Unknown");
             assertThat(nvml.minorNumber(1)).hasValue(3);
             assertThat(nvml.cudaComputeCapability(1)).contains(new MajorMinor(9, 0));
+        }
+    }
+
+    @Test
+    void aNameIsReadUpToNvmlsFirstNulAndANameFillingTheWholeBufferLosesItsLastByte() throws IOException {
+        // namebytes: NVML writes these bytes at the start of the 96-byte buffer, zeros after them
+        String full = "A".repeat(95) + "Z";
+        try (NativeNvml nvml = open(A100, V100, "namebytes 0 68656c6c6f007879",
+                "namebytes 1 " + HexFormat.of().formatHex(full.getBytes(StandardCharsets.US_ASCII)))) {
+            assertThat(nvml.name(0)).isEqualTo("hello");
+            // HAMi's Go would read all 96 bytes; the C code terminates the buffer itself (docs/hami-deviations.md)
+            assertThat(nvml.name(1)).isEqualTo("A".repeat(95));
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
  * </pre>
  * (0.7.0 and later add fields this model does not have: additional GIDs, Intel RDT, network devices.)
  */
-public final class CdiVersions {
+final class CdiVersions {
 
     /** The base version. */
     public static final String BASE = "0.3.0";

@@ -14,7 +14,7 @@ import java.util.Set;
  * @param env      {@code NAME=VALUE} entries
  * @param timeout  seconds
  */
-public record Hook(String hookName, String path, List<String> args, List<String> env, OptionalInt timeout) {
+record Hook(String hookName, String path, List<String> args, List<String> env, OptionalInt timeout) {
 
     private static final Set<String> NAMES = Set.of("prestart", "createRuntime", "createContainer", "startContainer",
             "poststart", "poststop");

@@ -3,8 +3,8 @@ package io.vgpu.deviceplugin.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.vgpu.deviceplugin.core.MigAllowlist;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.mig.MigAllowlist;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.core.DeviceIdStrategy;
-import io.vgpu.deviceplugin.core.DeviceListStrategy;
-import io.vgpu.deviceplugin.core.XidPolicy;
+import io.vgpu.deviceplugin.core.allocate.DeviceIdStrategy;
+import io.vgpu.deviceplugin.core.allocate.DeviceListStrategy;
+import io.vgpu.deviceplugin.core.health.XidPolicy;
 import io.vgpu.deviceplugin.core.mode.AgentMode;
 import io.vgpu.state.dra.DraNames;
 

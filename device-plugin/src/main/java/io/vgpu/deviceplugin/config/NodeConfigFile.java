@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vgpu.deviceplugin.core.NodeConfigEntry;
+import io.vgpu.deviceplugin.core.register.NodeConfigEntry;
 
 import java.io.IOException;
 import java.nio.file.Files;

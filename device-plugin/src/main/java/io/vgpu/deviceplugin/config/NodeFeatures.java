@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.core.MigStrategy;
+import io.vgpu.deviceplugin.core.mig.MigStrategy;
 import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.vgpu.deviceplugin.devices;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
 
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package io.vgpu.deviceplugin.devices;
 import io.vgpu.deviceplugin.health.HealthCause;
 
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.DeviceInventory;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.advertise.DeviceInventory;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
 import io.vgpu.state.dra.GpuHealth;
 
 import java.time.Clock;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.vgpu.deviceplugin.config.ConfigurationException;
-import io.vgpu.deviceplugin.core.GpuDetails;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NvmlText;
+import io.vgpu.deviceplugin.core.gpu.GpuDetails;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.gpu.NvmlText;
 import io.vgpu.hamicore.MajorMinor;
 
 import java.io.IOException;

@@ -3,7 +3,7 @@ import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
 import io.vgpu.hamicore.Nvml;
 import io.vgpu.hamicore.NvmlException;
 import org.slf4j.Logger;

@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.devices;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param healthy its health now
  * @param reason  why (the cause of an unhealthy mark, {@code recovered}, or the device source's own word)
  */
-public record HealthTransition(String uuid, boolean healthy, String reason) {
+record HealthTransition(String uuid, boolean healthy, String reason) {
 
     /** Requires the fields. */
     public HealthTransition {

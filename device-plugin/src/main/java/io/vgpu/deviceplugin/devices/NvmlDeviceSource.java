@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.devices;
 
-import io.vgpu.deviceplugin.core.GpuDetails;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NvmlText;
+import io.vgpu.deviceplugin.core.gpu.GpuDetails;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.gpu.NvmlText;
 import io.vgpu.hamicore.DriverInfo;
 import io.vgpu.hamicore.MajorMinor;
 import io.vgpu.hamicore.MemoryInfo;

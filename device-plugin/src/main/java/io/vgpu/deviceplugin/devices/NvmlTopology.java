@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.devices;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.GpuTopology;
-import io.vgpu.deviceplugin.core.TopologyScores;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.gpu.GpuTopology;
+import io.vgpu.deviceplugin.core.register.TopologyScores;
 import io.vgpu.hamicore.NvLink;
 import io.vgpu.hamicore.Nvml;
 

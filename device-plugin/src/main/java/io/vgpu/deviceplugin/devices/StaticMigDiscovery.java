@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.devices;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.MigDeviceFacts;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.mig.MigDeviceFacts;
 import io.vgpu.hamicore.GpuInstance;
 import io.vgpu.hamicore.GpuInstanceProfile;
 import io.vgpu.hamicore.MigDevice;

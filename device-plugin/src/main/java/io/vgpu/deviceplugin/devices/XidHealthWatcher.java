@@ -2,8 +2,8 @@ package io.vgpu.deviceplugin.devices;
 import io.vgpu.deviceplugin.health.HealthCause;
 import io.vgpu.deviceplugin.health.HealthRecovery;
 
-import io.vgpu.deviceplugin.core.PhysicalDevice;
-import io.vgpu.deviceplugin.core.XidPolicy;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
+import io.vgpu.deviceplugin.core.health.XidPolicy;
 import io.vgpu.hamicore.Nvml;
 import io.vgpu.hamicore.NvmlException;
 import io.vgpu.hamicore.XidEvent;

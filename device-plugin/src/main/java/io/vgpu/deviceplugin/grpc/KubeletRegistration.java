@@ -6,7 +6,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
-import io.vgpu.deviceplugin.core.PluginOptions;
+import io.vgpu.deviceplugin.core.advertise.PluginOptions;
 import io.vgpu.deviceplugin.v1beta1.RegisterRequest;
 import io.vgpu.deviceplugin.v1beta1.RegistrationGrpcClient;
 

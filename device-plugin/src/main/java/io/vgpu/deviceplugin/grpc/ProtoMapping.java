@@ -1,10 +1,10 @@
 package io.vgpu.deviceplugin.grpc;
 
-import io.vgpu.deviceplugin.core.AdvertisedDevice;
-import io.vgpu.deviceplugin.core.ContainerResponse;
-import io.vgpu.deviceplugin.core.MountSpec;
-import io.vgpu.deviceplugin.core.PluginOptions;
-import io.vgpu.deviceplugin.core.PreferredRequest;
+import io.vgpu.deviceplugin.core.advertise.AdvertisedDevice;
+import io.vgpu.deviceplugin.core.allocate.ContainerResponse;
+import io.vgpu.deviceplugin.core.allocate.MountSpec;
+import io.vgpu.deviceplugin.core.advertise.PluginOptions;
+import io.vgpu.deviceplugin.core.allocate.PreferredRequest;
 import io.vgpu.deviceplugin.v1beta1.AllocateRequest;
 import io.vgpu.deviceplugin.v1beta1.AllocateResponse;
 import io.vgpu.deviceplugin.v1beta1.CDIDevice;
@@ -25,7 +25,7 @@ import java.util.List;
 /**
  * The one place where kubelet's v1beta1 messages and the core's types meet. Pure and thread-safe.
  */
-public final class ProtoMapping {
+final class ProtoMapping {
 
     private ProtoMapping() {
     }

@@ -2,8 +2,8 @@ package io.vgpu.deviceplugin.mig;
 
 import io.vertx.core.Future;
 import io.vgpu.deviceplugin.config.ConfigurationException;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.MigAllowlist;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.mig.MigAllowlist;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.deviceplugin.devices.DeviceSource;
 import io.vgpu.deviceplugin.devices.NvmlDeviceSource;

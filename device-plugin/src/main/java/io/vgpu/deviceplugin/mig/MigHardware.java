@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.mig;
 
 import io.vgpu.deviceplugin.core.mig.MigKey;
-import io.vgpu.deviceplugin.core.NvmlMigProfile;
+import io.vgpu.deviceplugin.core.mig.NvmlMigProfile;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.deviceplugin.core.mig.RealizedMig;
 import io.vgpu.hamicore.GpuInstance;

@@ -1,11 +1,11 @@
 package io.vgpu.deviceplugin.mig;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.MigAllowlist;
-import io.vgpu.deviceplugin.core.MigCapability;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.mig.MigAllowlist;
+import io.vgpu.deviceplugin.core.mig.MigCapability;
 import io.vgpu.deviceplugin.core.mig.MigKey;
-import io.vgpu.deviceplugin.core.MigReservations;
-import io.vgpu.deviceplugin.core.NvmlMigProfile;
+import io.vgpu.deviceplugin.core.allocate.MigReservations;
+import io.vgpu.deviceplugin.core.mig.NvmlMigProfile;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.core.mig.RealizedMig;

@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.mig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vgpu.deviceplugin.core.mig.MigKey;
-import io.vgpu.deviceplugin.core.MigReservations;
+import io.vgpu.deviceplugin.core.allocate.MigReservations;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import org.slf4j.Logger;

@@ -1,10 +1,12 @@
 package io.vgpu.deviceplugin.monitor;
 
+import java.util.Locale;
 import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -17,9 +19,11 @@ import io.vertx.ext.web.RoutingContext;
  * Serves {@code GET /metrics} (Prometheus text format 0.0.4, HAMi's port 9394) from a Micrometer
  * Prometheus registry, and runs the {@link FeedbackLoop} on a periodic timer. Wiring only: the
  * scrape and every tick run on worker threads ({@code executeBlocking}), never on the event loop,
- * because both touch NVML (JNI), files and memory maps. Ticks are ordered; scrapes are not.
+ * because both touch NVML (JNI), files and memory maps. Ticks are ordered; scrapes are not. Every tick
+ * counts in {@code vgpu_monitor_feedback_ticks_total{outcome}}: {@code observed}, {@code failed} (the pod
+ * lookup or the scan failed, {@code Observe} skipped), {@code paused}, {@code busy}.
  */
-public final class MonitorVerticle extends VerticleBase {
+final class MonitorVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(MonitorVerticle.class);
     /** The Prometheus text exposition format the registry writes by default. */
@@ -84,6 +88,10 @@ public final class MonitorVerticle extends VerticleBase {
 
     private void tick() {
         vertx.executeBlocking(feedback::tick, true)
+                .onSuccess(report -> Counter.builder("vgpu.monitor.feedback.ticks")
+                        .description("Feedback ticks of the vGPU monitor by how they ended; failed: Observe skipped")
+                        .tag("outcome", report.outcome().name().toLowerCase(Locale.ROOT))
+                        .register(registry).increment())
                 .onFailure(e -> LOG.error("feedback tick failed unexpectedly", e));
     }
 

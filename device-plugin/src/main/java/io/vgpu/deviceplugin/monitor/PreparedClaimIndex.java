@@ -20,7 +20,7 @@ import io.vgpu.deviceplugin.dra.prepare.ClaimRef;
  * because claim directories are named by UID while pods name claims. An unreadable checkpoint keeps
  * the last good answer (logged once). Thread-safe; blocking file reads.
  */
-public final class PreparedClaimIndex {
+final class PreparedClaimIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(PreparedClaimIndex.class);
 

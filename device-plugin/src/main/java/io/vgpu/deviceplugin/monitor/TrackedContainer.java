@@ -15,7 +15,7 @@ import io.vgpu.hamicore.SharedRegion;
  * @param file          the mapped {@code .cache} file
  * @param region        the mapping (released by the garbage collector once forgotten)
  */
-public record TrackedContainer(String podUid, String containerName, Path directory, Path file, SharedRegion region) {
+record TrackedContainer(String podUid, String containerName, Path directory, Path file, SharedRegion region) {
 
     public TrackedContainer {
         Objects.requireNonNull(podUid, "podUid");

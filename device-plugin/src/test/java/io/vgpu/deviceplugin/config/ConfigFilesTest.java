@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.core.NodeConfigEntry;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.register.NodeConfigEntry;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.config;
 
-import io.vgpu.deviceplugin.core.DeviceIdStrategy;
-import io.vgpu.deviceplugin.core.DeviceListStrategy;
+import io.vgpu.deviceplugin.core.allocate.DeviceIdStrategy;
+import io.vgpu.deviceplugin.core.allocate.DeviceListStrategy;
 import io.vgpu.deviceplugin.core.mode.AgentMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

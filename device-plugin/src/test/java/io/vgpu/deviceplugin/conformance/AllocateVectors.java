@@ -1,10 +1,10 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AllocateResult;
-import io.vgpu.deviceplugin.core.ContainerResponse;
-import io.vgpu.deviceplugin.core.FinishReport;
-import io.vgpu.deviceplugin.core.MountSpec;
+import io.vgpu.deviceplugin.core.allocate.AllocateResult;
+import io.vgpu.deviceplugin.core.allocate.ContainerResponse;
+import io.vgpu.deviceplugin.core.allocate.FinishReport;
+import io.vgpu.deviceplugin.core.allocate.MountSpec;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AllocationFinisher;
-import io.vgpu.deviceplugin.core.FinishReport;
-import io.vgpu.deviceplugin.core.NodeLockReleaser;
-import io.vgpu.deviceplugin.core.PodRef;
+import io.vgpu.deviceplugin.core.allocate.AllocationFinisher;
+import io.vgpu.deviceplugin.core.allocate.FinishReport;
+import io.vgpu.deviceplugin.core.pending.NodeLockReleaser;
+import io.vgpu.deviceplugin.core.pending.PodRef;
 import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.state.codec.HamiAnnotations;

@@ -1,13 +1,13 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AllocateSettings;
-import io.vgpu.deviceplugin.core.CdiSettings;
-import io.vgpu.deviceplugin.core.ContainerResponse;
-import io.vgpu.deviceplugin.core.DeviceIdStrategy;
-import io.vgpu.deviceplugin.core.DeviceInventory;
-import io.vgpu.deviceplugin.core.DeviceListStrategy;
-import io.vgpu.deviceplugin.core.DeviceResponses;
+import io.vgpu.deviceplugin.core.allocate.AllocateSettings;
+import io.vgpu.deviceplugin.core.allocate.CdiSettings;
+import io.vgpu.deviceplugin.core.allocate.ContainerResponse;
+import io.vgpu.deviceplugin.core.allocate.DeviceIdStrategy;
+import io.vgpu.deviceplugin.core.advertise.DeviceInventory;
+import io.vgpu.deviceplugin.core.allocate.DeviceListStrategy;
+import io.vgpu.deviceplugin.core.allocate.DeviceResponses;
 
 import java.util.ArrayList;
 import java.util.List;

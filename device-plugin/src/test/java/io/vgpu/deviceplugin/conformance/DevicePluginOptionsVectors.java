@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.PluginOptions;
+import io.vgpu.deviceplugin.core.advertise.PluginOptions;
 
 import java.util.List;
 

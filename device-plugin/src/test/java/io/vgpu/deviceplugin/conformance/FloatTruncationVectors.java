@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.NodeRegister;
+import io.vgpu.deviceplugin.core.register.NodeRegister;
 
 import java.util.List;
 

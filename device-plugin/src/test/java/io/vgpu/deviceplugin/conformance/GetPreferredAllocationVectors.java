@@ -2,7 +2,7 @@ package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vgpu.deviceplugin.core.PreferredRequest;
+import io.vgpu.deviceplugin.core.allocate.PreferredRequest;
 
 import java.util.ArrayList;
 import java.util.List;

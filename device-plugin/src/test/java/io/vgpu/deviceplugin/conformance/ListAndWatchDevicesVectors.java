@@ -1,9 +1,9 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AdvertisedDevice;
-import io.vgpu.deviceplugin.core.DeviceAdvertisement;
-import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.deviceplugin.core.advertise.AdvertisedDevice;
+import io.vgpu.deviceplugin.core.advertise.DeviceAdvertisement;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AllocationEntries;
-import io.vgpu.deviceplugin.core.ContainerTake;
+import io.vgpu.deviceplugin.core.allocate.AllocationEntries;
+import io.vgpu.deviceplugin.core.allocate.ContainerTake;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.state.codec.HamiAnnotations;
 

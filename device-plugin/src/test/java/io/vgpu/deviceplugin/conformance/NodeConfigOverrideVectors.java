@@ -3,9 +3,9 @@ package io.vgpu.deviceplugin.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vgpu.deviceplugin.config.NodeConfigFile;
-import io.vgpu.deviceplugin.core.NodeOverrides;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.register.NodeOverrides;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NodeRegister;
-import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.register.NodeRegister;
+import io.vgpu.deviceplugin.core.register.RegisterSettings;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
 

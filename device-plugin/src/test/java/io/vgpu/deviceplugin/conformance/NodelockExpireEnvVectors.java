@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.LockExpiry;
+import io.vgpu.deviceplugin.core.pending.LockExpiry;
 import io.vgpu.state.codec.GoDuration;
 
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.LockReleaseResult;
-import io.vgpu.deviceplugin.core.NodeLockReleaser;
-import io.vgpu.deviceplugin.core.PodRef;
+import io.vgpu.deviceplugin.core.pending.LockReleaseResult;
+import io.vgpu.deviceplugin.core.pending.NodeLockReleaser;
+import io.vgpu.deviceplugin.core.pending.PodRef;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.state.codec.HamiAnnotations;
 

@@ -1,8 +1,8 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.PendingPodFinder;
-import io.vgpu.deviceplugin.core.PodLookup;
+import io.vgpu.deviceplugin.core.pending.PendingPodFinder;
+import io.vgpu.deviceplugin.core.pending.PodLookup;
 import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.DeviceIds;
+import io.vgpu.deviceplugin.core.advertise.DeviceIds;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.AllocationEntries;
+import io.vgpu.deviceplugin.core.allocate.AllocationEntries;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ContainerDevice;

@@ -2,7 +2,7 @@ package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vgpu.deviceplugin.core.outcome.Outcome;
-import io.vgpu.deviceplugin.core.PreferredAllocation;
+import io.vgpu.deviceplugin.core.allocate.PreferredAllocation;
 import io.vgpu.state.model.ContainerDevice;
 
 import java.util.List;

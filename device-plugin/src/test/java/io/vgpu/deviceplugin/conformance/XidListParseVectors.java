@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vgpu.deviceplugin.core.XidPolicy;
+import io.vgpu.deviceplugin.core.health.XidPolicy;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.vgpu.deviceplugin.devices;
 
 import io.vgpu.deviceplugin.config.ConfigurationException;
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.GpuDetails;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NvmlText;
-import io.vgpu.deviceplugin.core.PhysicalDevice;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.gpu.GpuDetails;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.gpu.NvmlText;
+import io.vgpu.deviceplugin.core.advertise.PhysicalDevice;
 import io.vgpu.hamicore.DriverInfo;
 import io.vgpu.hamicore.FakeNvml;
 import io.vgpu.hamicore.GpuInfo;

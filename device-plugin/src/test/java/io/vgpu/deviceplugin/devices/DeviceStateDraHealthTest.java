@@ -1,12 +1,12 @@
 package io.vgpu.deviceplugin.devices;
 import io.vgpu.deviceplugin.health.HealthCause;
 
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.GpuDetails;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
-import io.vgpu.deviceplugin.core.SliceInputs;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.gpu.GpuDetails;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
+import io.vgpu.deviceplugin.core.register.SliceInputs;
 import io.vgpu.state.dra.DeviceTaint;
 import io.vgpu.state.dra.GpuHealth;
 import io.vgpu.state.dra.SliceBuilder;

@@ -3,8 +3,8 @@ import io.vgpu.deviceplugin.health.HealthRecovery;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.GpuFacts;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,15 @@
 package io.vgpu.deviceplugin.mig;
 
-import io.vgpu.deviceplugin.core.AllocatePlanner;
-import io.vgpu.deviceplugin.core.AllocateResult;
-import io.vgpu.deviceplugin.core.AllocateSettings;
-import io.vgpu.deviceplugin.core.AllocationService;
-import io.vgpu.deviceplugin.core.CdiSettings;
-import io.vgpu.deviceplugin.core.DeviceIdStrategy;
-import io.vgpu.deviceplugin.core.DeviceInventory;
-import io.vgpu.deviceplugin.core.DeviceListStrategy;
+import io.vgpu.deviceplugin.core.allocate.AllocatePlanner;
+import io.vgpu.deviceplugin.core.allocate.AllocateResult;
+import io.vgpu.deviceplugin.core.allocate.AllocateSettings;
+import io.vgpu.deviceplugin.core.allocate.AllocationService;
+import io.vgpu.deviceplugin.core.allocate.CdiSettings;
+import io.vgpu.deviceplugin.core.allocate.DeviceIdStrategy;
+import io.vgpu.deviceplugin.core.advertise.DeviceInventory;
+import io.vgpu.deviceplugin.core.allocate.DeviceListStrategy;
 import io.vgpu.deviceplugin.core.hook.HookFiles;
-import io.vgpu.deviceplugin.core.NodeLockReleaser;
+import io.vgpu.deviceplugin.core.pending.NodeLockReleaser;
 import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.testing.FakeCluster;
 import io.vgpu.deviceplugin.testing.FakeHostFiles;

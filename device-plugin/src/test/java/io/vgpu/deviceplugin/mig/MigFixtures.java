@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.mig;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.MigAllowlist;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.mig.MigAllowlist;
 import io.vgpu.deviceplugin.core.mig.MigKey;
 import io.vgpu.hamicore.FakeNvml;
 import io.vgpu.hamicore.GpuInfo;

@@ -1,7 +1,7 @@
 package io.vgpu.deviceplugin.testing;
 
 import io.vgpu.deviceplugin.core.cluster.NodeView;
-import io.vgpu.deviceplugin.core.PendingPodRules;
+import io.vgpu.deviceplugin.core.pending.PendingPodRules;
 import io.vgpu.deviceplugin.core.cluster.PodView;
 import io.vgpu.deviceplugin.core.port.ClusterAccess;
 import io.vgpu.state.codec.HamiAnnotations;

@@ -14,9 +14,9 @@ package io.vgpu.gateway.core;
 public final class KubeIdentity {
 
     /** Longest DNS-1123 subdomain (pod and node names). */
-    public static final int SUBDOMAIN_MAX = 253;
+    static final int SUBDOMAIN_MAX = 253;
     /** Longest DNS-1123 label (namespaces). */
-    public static final int LABEL_MAX = 63;
+    static final int LABEL_MAX = 63;
 
     private static final String SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
             + "characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
@@ -55,7 +55,7 @@ public final class KubeIdentity {
     }
 
     /** Null when {@code value} is a UID as the API server assigns them, else why not. */
-    public static String uidProblem(String value) {
+    static String uidProblem(String value) {
         if (value == null || value.isEmpty()) {
             return "is empty";
         }

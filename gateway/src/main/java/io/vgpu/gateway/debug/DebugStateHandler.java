@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.RoutingContext;
 import io.vgpu.gateway.core.draview.DraSnapshot;
 import io.vgpu.state.codec.NodeRegisterCodec;
@@ -20,6 +23,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -41,7 +45,11 @@ import java.util.function.Supplier;
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
- * no migration running) is computed on a worker thread.
+ * no migration running) is computed on threads of this handler's own, and requests within a second of a dump's start
+ * share it: {@code isClusterSafe} asks every member and can block for minutes (a call in flight when a member is
+ * killed, partitions migrating on a loaded machine), and a checker probing every 100 ms must never take the shared
+ * worker pool that {@code /filter}, {@code /bind} and the webhook offload to (a soak's full restart never looked safe
+ * with every shared worker blocked in this check).
  *
  * <p>DRA-mode nodes (issue 13 item 3) are under {@code dra} ({@link DraDump}): their cards as their ResourceSlices
  * publish them and the claims' shares of each; {@code nodes} are the device-plugin side (HAMi's wire).
@@ -49,6 +57,10 @@ import java.util.function.Supplier;
 public final class DebugStateHandler implements Handler<RoutingContext> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** This handler's own threads: the most dumps that can hang in a cluster-safety call at once. */
+    private static final int THREADS = 16;
+    /** Requests within this long of a dump's start share it. */
+    private static final long SHARE_MILLIS = 1_000;
 
     private final Vertx vertx;
     private final HazelcastClusterState state;
@@ -56,6 +68,8 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
     private final BooleanSupplier ready;
     private final Clock clock;
     private final Supplier<DraSnapshot> dra;
+    private final WorkerExecutor worker;
+    private final AtomicReference<Flight> running = new AtomicReference<>();
 
     /**
      * @param vertx   runs the cluster-safety check on a worker
@@ -80,17 +94,48 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         this.replica = replica;
         this.ready = ready;
         this.clock = clock;
+        this.worker = vertx.createSharedWorkerExecutor("vgpu-debug-state", THREADS);
     }
 
     @Override
     public void handle(RoutingContext ctx) {
-        vertx.executeBlocking(this::dump, false).onComplete(done -> {
+        dumpOnce().onComplete(done -> {
             if (done.failed()) {
                 ctx.fail(done.cause());
                 return;
             }
             ctx.response().putHeader("Content-Type", "application/json").end(done.result());
         });
+    }
+
+    /** Releases this handler's threads. */
+    public Future<Void> close() {
+        return worker.close();
+    }
+
+    /**
+     * The dump under way if it started less than {@link #SHARE_MILLIS} ago, else a new one on this handler's own
+     * threads. Sharing keeps a probe storm to one dump a second; not sharing an older one keeps the answer fresh when
+     * a cluster-safety call hangs (one in flight while a member is killed waited two minutes for it in a soak, and a
+     * strictly single dump made every probe wait with it). At most {@link #THREADS} hung calls; later dumps queue.
+     */
+    private Future<String> dumpOnce() {
+        long now = clock.millis();
+        Flight current = running.get();
+        if (current != null && now - current.startedMillis() < SHARE_MILLIS) {
+            return current.answer().future();
+        }
+        Flight next = new Flight(Promise.promise(), now);
+        running.set(next); // a race starts one dump more: harmless
+        worker.executeBlocking(this::dump, false).onComplete(done -> {
+            running.compareAndSet(next, null); // before completing: a request that sees the answer asks anew
+            next.answer().handle(done);
+        });
+        return next.answer().future();
+    }
+
+    /** A dump under way and when it started. */
+    private record Flight(Promise<String> answer, long startedMillis) {
     }
 
     /** The JSON document (blocking: the cluster-safety check asks the other members). */

@@ -1,6 +1,9 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
@@ -20,10 +23,10 @@ import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.fixtures.GpuFixtures;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -38,12 +41,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.onContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link BindService} rules the end-to-end suite cannot pin down deterministically, because they depend on how far
  * the informer cache lags the API server: here the cache is a fake that never catches up.
  */
+@ExtendWith(VertxExtension.class)
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class BindServiceTest {
 
@@ -58,133 +64,131 @@ class BindServiceTest {
     private Vertx vertx;
 
     @BeforeEach
-    void registerNode() {
-        vertx = Vertx.vertx();
+    void registerNode(Vertx vertx) {
+        this.vertx = vertx;
         state.registerNode(GpuFixtures.node(NODE, GpuFixtures.card("GPU-a").memMiB(32768).type("NVIDIA-V100").build()));
         state.registerNode(GpuFixtures.node("node-b",
                 GpuFixtures.card("GPU-b").memMiB(32768).type("NVIDIA-V100").build()));
     }
 
-    @AfterEach
-    void closeVertx() {
-        vertx.close();
-    }
-
     @Test
-    void aRetriedBindThatTheCacheHasNotSeenBoundSucceedsWithoutLockBindPhaseOrBinding() {
+    void aRetriedBindThatTheCacheHasNotSeenBoundSucceedsWithoutLockBindPhaseOrBinding(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis()); // the first bind confirmed it, then bound the pod
         writes.livePod = pod;
         writes.liveNode = NODE;
 
-        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(result).isEqualTo(BindOutcome.BOUND);
-        assertThat(locks).isEmpty();
-        assertThat(writes.bindPhases).isZero();
-        assertThat(writes.bindings).isZero();
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(locks).isEmpty();
+            assertThat(writes.bindPhases).isZero();
+            assertThat(writes.bindings).isZero();
+        });
     }
 
     @Test
-    void aRetryAfterABindThatFailedPastItsConfirmationBindsAgain() {
+    void aRetryAfterABindThatFailedPastItsConfirmationBindsAgain(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis());
         writes.livePod = pod;
         writes.liveNode = ""; // the Binding never landed
 
-        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(result).isEqualTo(BindOutcome.BOUND);
-        assertThat(locks).containsExactly(NODE);
-        assertThat(writes.bindPhases).isEqualTo(1);
-        assertThat(writes.bindings).isEqualTo(1);
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(locks).containsExactly(NODE);
+            assertThat(writes.bindPhases).isEqualTo(1);
+            assertThat(writes.bindings).isEqualTo(1);
+        });
     }
 
     @Test
-    void aPodTheApiShowsBoundElsewhereIsRefused() {
+    void aPodTheApiShowsBoundElsewhereIsRefused(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.confirm(NODE, ref(pod), null, CLOCK.millis());
         writes.livePod = pod;
         writes.liveNode = "node-b";
 
-        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(error(result)).isEqualTo("pod ns/p is already bound to node node-b");
-        assertThat(writes.bindings).isZero();
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(error(result)).isEqualTo("pod ns/p is already bound to node node-b");
+            assertThat(writes.bindings).isZero();
+        });
     }
 
     @Test
-    void aBindingRefusedBecauseThePodWasBoundElsewhereMeanwhileDropsTheChargeItsConfirmationMade() {
+    void aBindingRefusedBecauseThePodWasBoundElsewhereMeanwhileDropsTheChargeItsConfirmationMade(
+            VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         // a filter's reservation whose answer was lost; the pod was then placed on node-b, which this cache lags
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         writes.bindingAnswer = new BindingOutcome.BoundElsewhere("node-b", "pod p is already assigned to node \"node-b\"");
 
-        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(error(result)).isEqualTo("pod p is already assigned to node \"node-b\"");
-        assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere").isNull();
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(error(result)).isEqualTo("pod p is already assigned to node \"node-b\"");
+            assertThat(state.nodeState(NODE).charge(pod.uid())).as("a Bound charge of a pod running elsewhere")
+                    .isNull();
+        });
     }
 
     @Test
-    void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose() {
+    void theRecordedAllocationIsReReservedOnlyOnTheNodeTheFilterChose(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE); // annotated for node-a, but no reservation anywhere (expired and swept)
 
-        BindOutcome elsewhere = bind(service(cacheShowing(pod)), pod, "node-b");
+        Future<BindOutcome> chosen = bind(service(cacheShowing(pod)), pod, "node-b").compose(elsewhere -> {
+            assertThat(error(elsewhere)).isEqualTo("cannot bind ns/p to node-b: no reservation (filter first)");
+            assertThat(state.nodeState("node-b").charges()).isEmpty();
+            assertThat(locks).isEmpty();
+            return bind(service(cacheShowing(pod)), pod, NODE);
+        });
 
-        assertThat(error(elsewhere)).isEqualTo("cannot bind ns/p to node-b: no reservation (filter first)");
-        assertThat(state.nodeState("node-b").charges()).isEmpty();
-        assertThat(locks).isEmpty();
-
-        BindOutcome chosen = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(chosen).isEqualTo(BindOutcome.BOUND);
-        assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+        finish(ctx, chosen, result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+        });
     }
 
     @Test
-    void theRecordedAllocationIsNotReReservedWhenAFilterPlacedThePodElsewhereSince() {
+    void theRecordedAllocationIsNotReReservedWhenAFilterPlacedThePodElsewhereSince(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE); // this replica's cache still shows the first filter's annotation
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         // its bind failed; a later filter placed the pod on node-b (the reservation there moved the pod index)
         state.reserve("node-b", ref(pod), new PodAllocation(List.of(List.of(new ContainerDevice(0, "GPU-b", "NVIDIA",
                 20000, 0))), 0), CLOCK.millis(), CLOCK.millis() + 25_000);
 
-        BindOutcome late = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(error(late)).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on node-b "
-                + "since)");
-        assertThat(state.nodeState(NODE).charges()).isEmpty();
-        assertThat(locks).isEmpty();
-        assertThat(writes.bindings).isZero();
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), late -> {
+            assertThat(error(late)).isEqualTo("cannot bind ns/p to node-a: no reservation (the pod was placed on "
+                    + "node-b since)");
+            assertThat(state.nodeState(NODE).charges()).isEmpty();
+            assertThat(locks).isEmpty();
+            assertThat(writes.bindings).isZero();
+        });
     }
 
     @Test
-    void aPodTheCacheHasNotSeenYetIsReadLiveAndBound() {
+    void aPodTheCacheHasNotSeenYetIsReadLiveAndBound(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         writes.livePod = pod;
 
-        BindOutcome result = bind(service(emptyCache()), pod, NODE);
-
-        assertThat(result).isEqualTo(BindOutcome.BOUND);
-        assertThat(writes.bindings).isEqualTo(1);
-        assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+        finish(ctx, bind(service(emptyCache()), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(writes.bindings).isEqualTo(1);
+            assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+        });
     }
 
     @Test
-    void aPodNeitherCachedNorInTheApiIsNotFoundAndItsReservationIsDropped() {
+    void aPodNeitherCachedNorInTheApiIsNotFoundAndItsReservationIsDropped(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
 
-        BindOutcome result = bind(service(emptyCache()), pod, NODE);
-
-        assertThat(error(result)).isEqualTo("pod \"p\" not found");
-        assertThat(state.nodeState(NODE).charges()).isEmpty();
-        assertThat(writes.bindings).isZero();
+        finish(ctx, bind(service(emptyCache()), pod, NODE), result -> {
+            assertThat(error(result)).isEqualTo("pod \"p\" not found");
+            assertThat(state.nodeState(NODE).charges()).isEmpty();
+            assertThat(writes.bindings).isZero();
+        });
     }
 
     // ------------------------------------------------------------------ fixtures
@@ -203,7 +207,7 @@ class BindServiceTest {
     }
 
     @Test
-    void aContendedBindClearsASharedLockWhoseAnnotationThisReplicaSawGoAway() {
+    void aContendedBindClearsASharedLockWhoseAnnotationThisReplicaSawGoAway(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000); // q's bind is done; its owner has not seen it yet
@@ -214,10 +218,10 @@ class BindServiceTest {
                 NodeLockCodec.value(CLOCK.instant(), ZoneOffset.UTC, "ns", "q")), 1, "1"), false);
         locks.observed(new NodeObservation(NODE, Map.of(), 1, "2"), false);
 
-        BindOutcome result = bind(service(cacheShowing(pod), locks), pod, NODE);
-
-        assertThat(result).isEqualTo(BindOutcome.BOUND);
-        assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+        finish(ctx, bind(service(cacheShowing(pod), locks), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+        });
     }
 
     @Test
@@ -272,22 +276,9 @@ class BindServiceTest {
                 new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, CLOCK);
     }
 
-    /** Binds on a Vert.x context, as the handler does, and waits on the test thread. */
-    private BindOutcome bind(BindService service, PodSpec pod, String node) {
-        CompletableFuture<BindOutcome> answer = new CompletableFuture<>();
-        vertx.runOnContext(v -> service.bind(new BindRequest(pod.namespace(), pod.name(), pod.uid(), node))
-                .onComplete(done -> {
-                    if (done.succeeded()) {
-                        answer.complete(done.result());
-                    } else {
-                        answer.completeExceptionally(done.cause());
-                    }
-                }));
-        try {
-            return answer.get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("no bind answer: " + e, e);
-        }
+    /** Binds on a Vert.x context, as the handler does. */
+    private Future<BindOutcome> bind(BindService service, PodSpec pod, String node) {
+        return onContext(vertx, () -> service.bind(new BindRequest(pod.namespace(), pod.name(), pod.uid(), node)));
     }
 
     /** The refusal's text ("" when bound). */

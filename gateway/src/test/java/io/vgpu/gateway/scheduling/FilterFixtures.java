@@ -1,5 +1,6 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.core.Future;
 import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.FilterConfig;
@@ -20,11 +21,11 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the {@link FilterService} tests share: one node {@code node1} in an in-process state, pods in namespace
- * {@code team} asking for one GPU and some memory, and a filter over {@code node1} awaited from the test thread.
+ * {@code team} asking for one GPU and some memory, and a filter over {@code node1} answered as a future (the tests
+ * finish it with {@code TestFlow}).
  */
 final class FilterFixtures {
 
@@ -73,9 +74,8 @@ final class FilterFixtures {
                         Integer.toString(memMiB)), Map.of(), false, List.of())));
     }
 
-    /** Filters {@code pod} over {@link #NODE}, waits for the outcome and answers it as the extender does. */
-    static ExtenderFilterResult filter(FilterService service, PodSpec pod) throws Exception {
-        return FilterResponses.cacheMode(service.filter(pod, List.of(NODE)).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS), List.of(NODE));
+    /** Filters {@code pod} over {@link #NODE} and answers the outcome as the extender does. */
+    static Future<ExtenderFilterResult> filter(FilterService service, PodSpec pod) {
+        return service.filter(pod, List.of(NODE)).map(outcome -> FilterResponses.cacheMode(outcome, List.of(NODE)));
     }
 }

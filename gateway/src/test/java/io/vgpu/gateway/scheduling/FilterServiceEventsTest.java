@@ -1,26 +1,29 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.SchedulerEvent;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.FilterResponses;
-import io.vgpu.testsupport.Eventually;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.vgpu.gateway.scheduling.FilterFixtures.filter;
 import static io.vgpu.gateway.scheduling.FilterFixtures.pod;
 import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
 import static io.vgpu.gateway.scheduling.FilterFixtures.stateWith;
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.onContext;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,12 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the nodes), so on Vert.x they are built and written on a worker, beside the answer. The Event still comes. Here
  * the event sink stalls until the test lets it go, and the answer arrives meanwhile.
  */
+@ExtendWith(VertxExtension.class)
 class FilterServiceEventsTest {
 
-    private final Vertx vertx = Vertx.vertx();
     private final List<SchedulerEvent> recorded = new CopyOnWriteArrayList<>();
+    /** Completed once the sink recorded its first event. */
+    private final CompletableFuture<SchedulerEvent> firstEvent = new CompletableFuture<>();
     /** Open outside Vert.x (the event is written inline there); the Vert.x tests close it until the answer came. */
     private volatile CountDownLatch stall = new CountDownLatch(0);
+    /** Stalls the worker that writes the event (not the test thread) until the answer came. */
     private final EventSink sink = (pod, event) -> {
         try {
             stall.await(10, TimeUnit.SECONDS);
@@ -42,62 +48,58 @@ class FilterServiceEventsTest {
             Thread.currentThread().interrupt();
         }
         recorded.add(event);
+        firstEvent.complete(event);
         return CompletableFuture.completedFuture(true);
     };
 
-    @AfterEach
-    void close() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    @Test
+    void theFilteringSucceedEventNeverHoldsUpTheAnswer(Vertx vertx, VertxTestContext ctx) {
+        Future<Answered> flow = filterOnContext(vertx, service(24_000), args("a", 4000)).compose(answered -> {
+            assertThat(answered.result().nodeNames()).containsExactly("node1");
+            assertThat(answered.eventsBefore()).as("events written before the answer (the sink stalls)").isEmpty();
+            return step(firstEvent).map(answered);
+        });
+
+        finish(ctx, flow, answered ->
+                assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed"));
     }
 
     @Test
-    void theFilteringSucceedEventNeverHoldsUpTheAnswer() throws Exception {
-        Answered answered = filterOnContext(service(24_000), args("a", 4000));
+    void aFailedFilterAlsoAnswersWithoutWaitingForWhyToBeRecorded(Vertx vertx, VertxTestContext ctx) {
+        Future<Answered> flow = filterOnContext(vertx, service(2_000), args("big", 4000)).compose(answered -> {
+            assertThat(answered.result().failedNodes()).containsKey("node1");
+            assertThat(answered.eventsBefore()).as("events written before the answer (the sink stalls)").isEmpty();
+            return step(firstEvent).map(answered);
+        });
 
-        assertThat(answered.result().nodeNames()).containsExactly("node1");
-        assertThat(answered.eventsBefore()).as("events written before the answer (the sink stalls)").isEmpty();
-        awaitEvents();
+        finish(ctx, flow, answered ->
+                assertThat(recorded).extracting(SchedulerEvent::reason).contains("FilteringFailed"));
+    }
+
+    @Test
+    void outsideVertxTheEventIsRecordedBeforeTheCallReturns(VertxTestContext ctx) {
+        Future<ExtenderFilterResult> answer = FilterFixtures.filter(service(24_000), pod("a", 4000));
+
         assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
-    }
-
-    @Test
-    void aFailedFilterAlsoAnswersWithoutWaitingForWhyToBeRecorded() throws Exception {
-        Answered answered = filterOnContext(service(2_000), args("big", 4000));
-
-        assertThat(answered.result().failedNodes()).containsKey("node1");
-        assertThat(answered.eventsBefore()).as("events written before the answer (the sink stalls)").isEmpty();
-        awaitEvents();
-        assertThat(recorded).extracting(SchedulerEvent::reason).contains("FilteringFailed");
-    }
-
-    @Test
-    void outsideVertxTheEventIsRecordedBeforeTheCallReturns() throws Exception {
-        ExtenderFilterResult result = filter(service(24_000), pod("a", 4000));
-
-        assertThat(result.nodeNames()).containsExactly("node1");
-        assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
+        finish(ctx, answer, result -> assertThat(result.nodeNames()).containsExactly("node1"));
     }
 
     /** A filter's answer and the events recorded by the time the answer's handler ran. */
     private record Answered(ExtenderFilterResult result, List<SchedulerEvent> eventsBefore) {
     }
 
-    /** Runs the filter on a Vert.x context, as the gateway's verticle does; the answer's handler looks at the sink. */
-    private Answered filterOnContext(FilterService service, PodSpec pod) throws Exception {
-        CompletableFuture<Answered> answered = new CompletableFuture<>();
+    /**
+     * Runs the filter on a Vert.x context, as the gateway's verticle does; the answer's handler looks at the sink,
+     * then lets the stalled event go.
+     */
+    private Future<Answered> filterOnContext(Vertx vertx, FilterService service, PodSpec pod) {
         stall = new CountDownLatch(1);
-        vertx.runOnContext(v -> service.filter(pod, List.of(FilterFixtures.NODE)).onComplete(r -> answered.complete(
-                new Answered(FilterResponses.cacheMode(r.result(), List.of(FilterFixtures.NODE)),
-                        List.copyOf(recorded)))));
-        try {
-            return answered.get(10, TimeUnit.SECONDS);
-        } finally {
-            stall.countDown();
-        }
-    }
-
-    private void awaitEvents() {
-        Eventually.within(Duration.ofSeconds(5), "an Event recorded", () -> !recorded.isEmpty());
+        return onContext(vertx, () -> service.filter(pod, List.of(FilterFixtures.NODE)).map(outcome -> new Answered(
+                FilterResponses.cacheMode(outcome, List.of(FilterFixtures.NODE)), List.copyOf(recorded))))
+                .eventually(() -> {
+                    stall.countDown();
+                    return Future.succeededFuture();
+                });
     }
 
     private FilterService service(int cardMemory) {

@@ -1,5 +1,8 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.core.Future;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
@@ -7,6 +10,7 @@ import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -15,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
 import static io.vgpu.gateway.scheduling.FilterFixtures.stateWith;
+import static io.vgpu.gateway.testflow.TestFlow.finish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -22,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that no filter annotated yet, does not pay it; a pod a filter annotated is looked up and never competes with its own
  * earlier reservation.
  */
+@ExtendWith(VertxExtension.class)
 class FilterServicePodIndexTest {
 
     private final InMemoryClusterState state = stateWith(FilterFixtures.card("GPU-a", 0, 24_000, "NVIDIA A10"));
@@ -30,34 +36,41 @@ class FilterServicePodIndexTest {
             new AcceptingPodWriter(), EventSink.NONE);
 
     @Test
-    void aPodNoFilterAnnotatedIsDecidedWithoutLookingUpTheIndex() throws Exception {
-        assertThat(filter(pod(Map.of())).nodeNames()).containsExactly("node1");
-
-        assertThat(lookups).hasValue(0);
+    void aPodNoFilterAnnotatedIsDecidedWithoutLookingUpTheIndex(VertxTestContext ctx) {
+        finish(ctx, filter(pod(Map.of())), first -> {
+            assertThat(first.nodeNames()).containsExactly("node1");
+            assertThat(lookups).hasValue(0);
+        });
     }
 
     @Test
-    void anAnnotatedPodIsLookedUpAndDoesNotCompeteWithItsOwnReservation() throws Exception {
-        assertThat(filter(pod(Map.of())).nodeNames()).containsExactly("node1");
+    void anAnnotatedPodIsLookedUpAndDoesNotCompeteWithItsOwnReservation(VertxTestContext ctx) {
+        Future<ExtenderFilterResult> again = filter(pod(Map.of())).compose(first -> {
+            assertThat(first.nodeNames()).containsExactly("node1");
+            // kube-scheduler filters it again; its copy carries what the first filter wrote
+            return filter(pod(Map.of(HamiAnnotations.VGPU_NODE, "node1")));
+        });
 
-        // kube-scheduler filters it again; its copy carries what the first filter wrote
-        ExtenderFilterResult again = filter(pod(Map.of(HamiAnnotations.VGPU_NODE, "node1")));
-
-        assertThat(again.nodeNames()).as("20,000 of 24,000 MiB are its own").containsExactly("node1");
-        assertThat(lookups).hasValue(1);
+        finish(ctx, again, result -> {
+            assertThat(result.nodeNames()).as("20,000 of 24,000 MiB are its own").containsExactly("node1");
+            assertThat(lookups).hasValue(1);
+        });
     }
 
     @Test
-    void withoutTheAnnotationItsEarlierReservationCountsAgainstItStricterNeverDouble() throws Exception {
-        assertThat(filter(pod(Map.of())).nodeNames()).containsExactly("node1");
+    void withoutTheAnnotationItsEarlierReservationCountsAgainstItStricterNeverDouble(VertxTestContext ctx) {
+        Future<ExtenderFilterResult> again = filter(pod(Map.of())).compose(first -> {
+            assertThat(first.nodeNames()).containsExactly("node1");
+            return filter(pod(Map.of()));
+        });
 
-        ExtenderFilterResult again = filter(pod(Map.of()));
-
-        assertThat(again.failedNodes()).containsKey("node1");
-        assertThat(state.node("node1").devices().get(0).usedmem()).isEqualTo(20_000);
+        finish(ctx, again, result -> {
+            assertThat(result.failedNodes()).containsKey("node1");
+            assertThat(state.node("node1").devices().get(0).usedmem()).isEqualTo(20_000);
+        });
     }
 
-    private ExtenderFilterResult filter(PodSpec pod) throws Exception {
+    private Future<ExtenderFilterResult> filter(PodSpec pod) {
         return FilterFixtures.filter(service, pod);
     }
 

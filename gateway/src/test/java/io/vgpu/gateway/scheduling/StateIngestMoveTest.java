@@ -1,6 +1,10 @@
 package io.vgpu.gateway.scheduling;
 
 import com.hazelcast.config.Config;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
@@ -8,6 +12,7 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
+import io.vgpu.gateway.testflow.TestFlow;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.PodDevicesCodec;
 import io.vgpu.state.model.ContainerDevice;
@@ -17,15 +22,15 @@ import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
+import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
-import io.vgpu.state.model.fixtures.GpuFixtures;
-import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,11 +45,13 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,6 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * two replicas, each a real embedded Hazelcast member with its own {@link StateIngest}, both fed every pod event as
  * their informers would be; the old and the new node are owned by different replicas, so the move crosses owners.
  */
+@ExtendWith(VertxExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StateIngestMoveTest {
 
@@ -61,11 +69,13 @@ class StateIngestMoveTest {
     private final Map<String, ObservedPod> api = new ConcurrentHashMap<>();
     private final List<HazelcastClusterState> replicas = new ArrayList<>();
     private final List<StateIngest> ingests = new ArrayList<>();
+    private Vertx vertx;
     private String nodeA;
     private String nodeB;
 
     @BeforeAll
-    void startTwoReplicas() {
+    void startTwoReplicas(Vertx vertx, VertxTestContext ctx) {
+        this.vertx = vertx;
         HAZELCAST_LOG.setLevel(Level.SEVERE);
         int port = freePort();
         StoreConfig store = new StoreConfig("vgpu-move-" + UUID.randomUUID(),
@@ -81,13 +91,19 @@ class StateIngestMoveTest {
             ingests.add(new StateIngest(state, NodeHealth.ALWAYS, new LiveReads(),
                     LockFixtures.observing(state, Clock.systemUTC())));
         }
-        eventually("two members, cluster safe", () -> replicas.stream().allMatch(r ->
-                r.member().getCluster().getMembers().size() == 2 && r.member().getPartitionService().isClusterSafe()));
-        replicas.forEach(r -> await(r.ready()));
-        nodeA = ownedBy(0);
-        nodeB = ownedBy(1);
-        await(replicas.get(0).registerNode(new NodeInventory(nodeA, List.of(gpu(nodeA)), Map.of(), Map.of())));
-        await(replicas.get(0).registerNode(new NodeInventory(nodeB, List.of(gpu(nodeB)), Map.of(), Map.of())));
+        Future<Void> started = holds("two members, cluster safe", () -> replicas.stream().allMatch(r ->
+                r.member().getCluster().getMembers().size() == 2 && r.member().getPartitionService().isClusterSafe()))
+                .compose(safe -> Future.all(replicas.stream().map(r -> step(r.ready())).toList()))
+                .compose(ready -> {
+                    nodeA = ownedBy(0);
+                    nodeB = ownedBy(1);
+                    return step(replicas.get(0).registerNode(new NodeInventory(nodeA, List.of(gpu(nodeA)), Map.of(),
+                            Map.of())));
+                })
+                .compose(a -> step(replicas.get(0).registerNode(new NodeInventory(nodeB, List.of(gpu(nodeB)),
+                        Map.of(), Map.of()))))
+                .mapEmpty();
+        finish(ctx, started, registered -> { });
     }
 
     @AfterAll
@@ -96,56 +112,69 @@ class StateIngestMoveTest {
     }
 
     @Test
-    void aPodWhoseNodeAnnotationMovesIsChargedOnTheNewNodeOnly() {
+    void aPodWhoseNodeAnnotationMovesIsChargedOnTheNewNodeOnly(VertxTestContext ctx) {
         ObservedPod onA = boundPod("moved", nodeA);
-        observe(onA);
-        eventually("charged on A, the pod index on A", () -> boundCharge(nodeA, onA) && indexed(onA, nodeA));
+        Future<Void> moved = observe(onA)
+                .compose(v -> eventually("charged on A, the pod index on A",
+                        () -> indexed(onA, nodeA).map(indexed -> indexed && boundCharge(nodeA, onA))))
+                // any later update of the annotation (here without a filter: nothing else moves the pod index)
+                .compose(v -> observe(boundPod("moved", nodeB)))
+                .compose(v -> holds("charged on B only, in every replica's view", () -> replicas.stream().allMatch(r ->
+                        charge(r, nodeB, onA) instanceof PodCharge.Bound && charge(r, nodeA, onA) == null)));
 
-        // any later update of the annotation (here without a filter: nothing else moves the pod index)
-        observe(boundPod("moved", nodeB));
-
-        eventually("charged on B only, in every replica's view", () -> replicas.stream().allMatch(r ->
-                charge(r, nodeB, onA) instanceof PodCharge.Bound && charge(r, nodeA, onA) == null));
+        finish(ctx, moved, v -> { });
     }
 
     @Test
-    void aLateObservationOfTheOldNodeIsNotRecordedAfterAFilterMovedThePod() {
+    void aLateObservationOfTheOldNodeIsNotRecordedAfterAFilterMovedThePod(VertxTestContext ctx) {
         ObservedPod onA = boundPod("late", nodeA);
-        observe(onA);
-        eventually("charged on A", () -> boundCharge(nodeA, onA) && indexed(onA, nodeA));
         // the bind on A failed; kube-scheduler filtered again: B reserved (the index follows), A released, B annotated
         HazelcastClusterState filter = replicas.get(1);
-        long now = System.currentTimeMillis();
-        await(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
-        await(filter.release(nodeA, onA.spec().uid()));
-        api.put(onA.spec().uid(), boundPod("late", nodeB));
-        eventually("the pod index on B", () -> indexed(onA, nodeB));
+        Future<NodeState> late = observe(onA)
+                .compose(v -> eventually("charged on A",
+                        () -> indexed(onA, nodeA).map(indexed -> indexed && boundCharge(nodeA, onA))))
+                .compose(v -> {
+                    long now = System.currentTimeMillis();
+                    return step(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
+                })
+                .compose(reserved -> step(filter.release(nodeA, onA.spec().uid())))
+                .compose(released -> {
+                    api.put(onA.spec().uid(), boundPod("late", nodeB));
+                    return eventually("the pod index on B", () -> indexed(onA, nodeB));
+                })
+                // A's owner sees the pod's old version only now (its watch lags)
+                .compose(v -> step(ingests.get(0).ingestPod(onA)))
+                .compose(v -> authoritative(nodeA))
+                .compose(authoritative -> {
+                    assertThat(authoritative.charge(onA.spec().uid())).as("a late observation re-charges the old node")
+                            .isNull();
+                    return holds("B's reservation kept",
+                            () -> charge(replicas.get(0), nodeB, onA) instanceof PodCharge.Reserved).map(authoritative);
+                });
 
-        // A's owner sees the pod's old version only now (its watch lags)
-        await(ingests.get(0).ingestPod(onA));
-
-        NodeState authoritative = replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP)
-                .get(nodeA);
-        assertThat(authoritative.charge(onA.spec().uid())).as("a late observation re-charges the old node").isNull();
-        eventually("B's reservation kept", () -> charge(replicas.get(0), nodeB, onA) instanceof PodCharge.Reserved);
+        finish(ctx, late, v -> { });
     }
 
     @Test
-    void aLateObservationOfAPodThatIsGoneChargesNothing() {
+    void aLateObservationOfAPodThatIsGoneChargesNothing(VertxTestContext ctx) {
         ObservedPod onA = boundPod("gone", nodeA);
         HazelcastClusterState filter = replicas.get(1);
         long now = System.currentTimeMillis();
         // filtered onto B (the pod index follows), then deleted before A's owner saw its older version
-        await(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
-        eventually("the pod index on B", () -> indexed(onA, nodeB));
-        api.remove(onA.spec().uid());
+        Future<Void> gone = step(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000))
+                .compose(reserved -> eventually("the pod index on B", () -> indexed(onA, nodeB)))
+                .compose(v -> {
+                    api.remove(onA.spec().uid());
+                    return step(ingests.get(0).ingestPod(onA));
+                })
+                .compose(v -> authoritative(nodeA))
+                .compose(authoritative -> {
+                    assertThat(authoritative.charge(onA.spec().uid())).as("a deleted pod re-charged by a late event")
+                            .isNull();
+                    return holds("nothing left on B either", () -> charge(replicas.get(1), nodeB, onA) == null);
+                });
 
-        await(ingests.get(0).ingestPod(onA));
-
-        NodeState authoritative = replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP)
-                .get(nodeA);
-        assertThat(authoritative.charge(onA.spec().uid())).as("a deleted pod re-charged by a late event").isNull();
-        eventually("nothing left on B either", () -> charge(replicas.get(1), nodeB, onA) == null);
+        finish(ctx, gone, v -> { });
     }
 
     /**
@@ -156,66 +185,85 @@ class StateIngestMoveTest {
      * charging A (the pod is gone), or A holds a charge nobody releases until the periodic repair.
      */
     @Test
-    void aLateObservationAfterThePodWasReleasedElsewhereChargesNothing() {
+    void aLateObservationAfterThePodWasReleasedElsewhereChargesNothing(VertxTestContext ctx) {
         ObservedPod onA = boundPod("released", nodeA);
         ObservedPod onB = bindingLanded(boundPod("released", nodeB), nodeB);
         api.put(onB.spec().uid(), onB);
-        await(ingests.get(1).ingestPod(onB));
-        eventually("charged on B, the pod index on B", () -> boundCharge(nodeB, onB) && indexed(onB, nodeB));
-        api.remove(onB.spec().uid());
-        ingests.get(1).podDeleted(onB);
-        eventually("released on B, the pod index empty", () -> charge(replicas.get(1), nodeB, onB) == null
-                && await(replicas.get(0).podNode(onB.spec().uid())).isEmpty());
+        Future<NodeState> late = step(ingests.get(1).ingestPod(onB))
+                .compose(v -> eventually("charged on B, the pod index on B",
+                        () -> indexed(onB, nodeB).map(indexed -> indexed && boundCharge(nodeB, onB))))
+                .compose(v -> {
+                    api.remove(onB.spec().uid());
+                    ingests.get(1).podDeleted(onB);
+                    return eventually("released on B, the pod index empty", () -> step(replicas.get(0)
+                            .podNode(onB.spec().uid()))
+                            .map(index -> index.isEmpty() && charge(replicas.get(1), nodeB, onB) == null));
+                })
+                .compose(v -> step(ingests.get(0).ingestPod(onA)))
+                .compose(v -> authoritative(nodeA));
 
-        await(ingests.get(0).ingestPod(onA));
-
-        NodeState authoritative = replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP)
-                .get(nodeA);
-        assertThat(authoritative.charge(onA.spec().uid())).as("a deleted pod re-charged by a late event").isNull();
+        finish(ctx, late, authoritative -> assertThat(authoritative.charge(onA.spec().uid()))
+                .as("a deleted pod re-charged by a late event").isNull());
     }
 
     /** A pod whose Binding was not made yet is charged where the live pod says once it is read (a re-list). */
     @Test
-    void aFirstObservationOfAPodWhoseBindingIsNotMadeIsChargedWhereTheLivePodSays() {
+    void aFirstObservationOfAPodWhoseBindingIsNotMadeIsChargedWhereTheLivePodSays(VertxTestContext ctx) {
         ObservedPod onA = boundPod("unbound", nodeA);
         api.put(onA.spec().uid(), onA);
 
-        await(ingests.get(0).ingestPod(onA));
+        Future<Void> charged = step(ingests.get(0).ingestPod(onA))
+                .compose(v -> eventually("charged on A",
+                        () -> indexed(onA, nodeA).map(indexed -> indexed && boundCharge(nodeA, onA))));
 
-        eventually("charged on A", () -> boundCharge(nodeA, onA) && indexed(onA, nodeA));
+        finish(ctx, charged, v -> { });
     }
 
     @Test
-    void theRepairReleasesAChargeLeftOnANodeThePodNoLongerNames() {
+    void theRepairReleasesAChargeLeftOnANodeThePodNoLongerNames(VertxTestContext ctx) {
         ObservedPod onB = boundPod("left", nodeB);
         api.put(onB.spec().uid(), onB);
-        // a move whose release failed: the pod is on B (charged there), its old charge on A is still there
-        await(replicas.get(0).observeBound(nodeA, ref(onB), allocation(nodeA)));
-        await(replicas.get(1).observeBound(nodeB, ref(onB), allocation(nodeB)));
         ListedCache cache = new ListedCache(List.of(), List.of(onB));
+        // a move whose release failed: the pod is on B (charged there), its old charge on A is still there
+        Future<Void> repaired = step(replicas.get(0).observeBound(nodeA, ref(onB), allocation(nodeA)))
+                .compose(a -> step(replicas.get(1).observeBound(nodeB, ref(onB), allocation(nodeB))))
+                .compose(b -> Future.all(List.of(
+                        step(ingests.get(0).releaseVanished(replicas.get(0)::ownsNode, cache)),
+                        step(ingests.get(1).releaseVanished(replicas.get(1)::ownsNode, cache)))))
+                .compose(v -> holds("charged on B only", () -> replicas.stream().allMatch(r ->
+                        charge(r, nodeA, onB) == null && charge(r, nodeB, onB) instanceof PodCharge.Bound)));
 
-        for (int i = 0; i < replicas.size(); i++) {
-            await(ingests.get(i).releaseVanished(replicas.get(i)::ownsNode, cache));
-        }
-
-        eventually("charged on B only", () -> replicas.stream().allMatch(r ->
-                charge(r, nodeA, onB) == null && charge(r, nodeB, onB) instanceof PodCharge.Bound));
+        finish(ctx, repaired, v -> { });
     }
 
     // ------------------------------------------------------------------ fixtures
 
     /** The pod as the API server has it now, and as both replicas' informers deliver it. */
-    private void observe(ObservedPod pod) {
+    private Future<Void> observe(ObservedPod pod) {
         api.put(pod.spec().uid(), pod);
-        ingests.forEach(i -> await(i.ingestPod(pod)));
+        return Future.all(ingests.stream().map(i -> step(i.ingestPod(pod))).toList()).mapEmpty();
+    }
+
+    /** Node {@code node}'s value in the map itself (not a replica's snapshot). */
+    private Future<NodeState> authoritative(String node) {
+        return step(replicas.get(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).getAsync(node));
     }
 
     private boolean boundCharge(String node, ObservedPod pod) {
         return replicas.stream().allMatch(r -> charge(r, node, pod) instanceof PodCharge.Bound);
     }
 
-    private boolean indexed(ObservedPod pod, String node) {
-        return await(replicas.get(0).podNode(pod.spec().uid())).equals(Optional.of(node));
+    private Future<Boolean> indexed(ObservedPod pod, String node) {
+        return step(replicas.get(0).podNode(pod.spec().uid())).map(index -> index.equals(Optional.of(node)));
+    }
+
+    private Future<Void> eventually(String what, Supplier<Future<Boolean>> condition) {
+        return TestFlow.eventually(vertx, Duration.ofSeconds(20), what, condition);
+    }
+
+    /** {@link #eventually} for a condition on the replicas' local snapshots (no round trip). */
+    private Future<Void> holds(String what, BooleanSupplier condition) {
+        return eventually(what, () -> Future.succeededFuture(condition.getAsBoolean()));
     }
 
     private static PodCharge charge(HazelcastClusterState replica, String node, ObservedPod pod) {
@@ -292,17 +340,7 @@ class StateIngestMoveTest {
         }
     }
 
-    private static <T> T await(CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(20, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("stage did not complete: " + e, e);
-        }
-    }
 
-    private static void eventually(String what, BooleanSupplier condition) {
-        Eventually.within(Duration.ofSeconds(20), what, condition);
-    }
 
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {

@@ -1,12 +1,14 @@
 package io.vgpu.gateway.scheduling;
 
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -23,6 +25,7 @@ import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -37,11 +40,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Informer ingest into the shared state: node-lock release, and the resync of keys whose owner changed. */
+@ExtendWith(VertxExtension.class)
 class StateIngestTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
@@ -120,7 +125,7 @@ class StateIngestTest {
     // ------------------------------------------------------------------ resync
 
     @Test
-    void resyncChargesTheCachedBoundPodsBeforeRegisteringTheirNode() {
+    void resyncChargesTheCachedBoundPodsBeforeRegisteringTheirNode(VertxTestContext ctx) {
         List<String> calls = new CopyOnWriteArrayList<>();
         ListedCache cache = new ListedCache(List.of(registered("n1")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
@@ -128,17 +133,17 @@ class StateIngestTest {
         StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS,
                 new Writes(Set.of(), cache.pods().stream().toList()), LockFixtures.observing(recording, CLOCK));
 
-        await(recorded.resync("n1"::equals, cache));
-
-        assertThat(state.nodeState("n1").registered()).isTrue();
-        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1", "uid-p2");
-        assertThat(state.nodeState("n1").charge("uid-p1")).isInstanceOf(PodCharge.Bound.class);
-        assertThat(calls).containsSubsequence("observeBound", "observeBound", "registerNode");
-        assertThat(calls.lastIndexOf("observeBound")).isLessThan(calls.indexOf("registerNode"));
+        finish(ctx, step(recorded.resync("n1"::equals, cache)), done -> {
+            assertThat(state.nodeState("n1").registered()).isTrue();
+            assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1", "uid-p2");
+            assertThat(state.nodeState("n1").charge("uid-p1")).isInstanceOf(PodCharge.Bound.class);
+            assertThat(calls).containsSubsequence("observeBound", "observeBound", "registerNode");
+            assertThat(calls.lastIndexOf("observeBound")).isLessThan(calls.indexOf("registerNode"));
+        });
     }
 
     @Test
-    void aResyncWaitsUntilTheInformersHaveListed() {
+    void aResyncWaitsUntilTheInformersHaveListed(VertxTestContext ctx) {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
         cache.synced(false);
 
@@ -150,48 +155,51 @@ class StateIngestTest {
         assertThat(resync.toCompletableFuture()).isNotDone();
         assertThat(state.nodeState("n1")).isNull();
         cache.synced(true);
-        await(resync);
-        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1");
+        finish(ctx, step(resync), done -> assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p1"));
     }
 
     @Test
-    void aResyncOfKeysThatMatchTheCachesChangesNothing() {
+    void aResyncOfKeysThatMatchTheCachesChangesNothing(VertxTestContext ctx) {
         List<String> calls = new CopyOnWriteArrayList<>();
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("p1", "n1")));
         ClusterState recording = recording(state, calls);
         StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS,
                 new Writes(Set.of(), cache.pods().stream().toList()), LockFixtures.observing(recording, CLOCK));
-        await(recorded.resync("n1"::equals, cache));
-        calls.clear();
-
-        await(recorded.resync("n1"::equals, cache));
-
-        assertThat(calls).doesNotContain("observeBound", "release", "reserve", "confirm");
+        finish(ctx, step(recorded.resync("n1"::equals, cache)).compose(first -> {
+            calls.clear();
+            return step(recorded.resync("n1"::equals, cache));
+        }), again -> assertThat(calls).doesNotContain("observeBound", "release", "reserve", "confirm"));
     }
 
     @Test
-    void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds() {
+    void resyncNeverChargesACachedPodThatALiveReadNoLongerFinds(VertxTestContext ctx) {
         ListedCache lagging = new ListedCache(List.of(registered("n1")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n1")));
 
-        await(ingestReading(new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1")))).resync("n1"::equals, lagging));
+        CompletionStage<Void> resync = ingestReading(new Writes(Set.of("uid-p1"), List.of(boundPod("p2", "n1"))))
+                .resync("n1"::equals, lagging);
 
-        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p2");
+        finish(ctx, step(resync), done -> {
+            assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-p2");
+        });
     }
 
     @Test
-    void resyncTouchesOnlyTheMovedKeys() {
+    void resyncTouchesOnlyTheMovedKeys(VertxTestContext ctx) {
         ListedCache cache = new ListedCache(List.of(registered("n1"), registered("n2")),
                 List.of(boundPod("p1", "n1"), boundPod("p2", "n2")));
 
-        await(ingestReading(new Writes(Set.of(), cache.pods().stream().toList())).resync("n2"::equals, cache));
+        CompletionStage<Void> resync = ingestReading(new Writes(Set.of(), cache.pods().stream().toList()))
+                .resync("n2"::equals, cache);
 
-        assertThat(state.nodeState("n1")).isNull();
-        assertThat(state.nodeState("n2").charges()).containsOnlyKeys("uid-p2");
+        finish(ctx, step(resync), done -> {
+            assertThat(state.nodeState("n1")).isNull();
+            assertThat(state.nodeState("n2").charges()).containsOnlyKeys("uid-p2");
+        });
     }
 
     @Test
-    void resyncReleasesBoundChargesWhosePodTheApiSaysIsGoneAndKeepsTheOthers() {
+    void resyncReleasesBoundChargesWhosePodTheApiSaysIsGoneAndKeepsTheOthers(VertxTestContext ctx) {
         state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
         state.observeBound("n1", new PodRef("uid-gone", "ns", "gone"), allocation());
         state.observeBound("n1", new PodRef("uid-unknown", "ns", "unknown"), allocation());
@@ -199,10 +207,13 @@ class StateIngestTest {
                 CLOCK.millis() + 60_000);
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of());
 
-        await(ingestReading(new Writes(Set.of("uid-gone", "uid-reserved"))).resync("n1"::equals, cache));
+        CompletionStage<Void> resync = ingestReading(new Writes(Set.of("uid-gone", "uid-reserved")))
+                .resync("n1"::equals, cache);
 
-        // gone: released; not known to be gone (exists, or unreadable): kept; reservations expire on their own
-        assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-unknown", "uid-reserved");
+        finish(ctx, step(resync), done -> {
+            // gone: released; not known to be gone (exists, or unreadable): kept; reservations expire on their own
+            assertThat(state.nodeState("n1").charges()).containsOnlyKeys("uid-unknown", "uid-reserved");
+        });
     }
 
     // ------------------------------------------------------------------ fixtures
@@ -249,13 +260,6 @@ class StateIngestTest {
                 });
     }
 
-    private static <T> T await(CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("stage did not complete: " + e, e);
-        }
-    }
 
     /** Only the reads matter: the UIDs the API server no longer has, and the pods a live read finds. */
     private record Writes(Set<String> gone, List<ObservedPod> live) implements PodWriter {

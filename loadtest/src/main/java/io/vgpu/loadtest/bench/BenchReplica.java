@@ -51,6 +51,7 @@ import java.util.concurrent.TimeUnit;
  * an embedded Hazelcast member with the production partition count), except that its Kubernetes ports are the
  * {@link FastApiSink} instead of fabric8: {@code /webhook}, {@code /filter} and {@code /bind} on a free loopback
  * port, plain HTTP, on a Vert.x instance of its own with one verticle instance per core, as {@code serve} deploys.
+ * The benchmark runs each replica in a JVM of its own ({@link ReplicaMain}).
  */
 final class BenchReplica implements AutoCloseable {
 
@@ -76,7 +77,7 @@ final class BenchReplica implements AutoCloseable {
      * @param gpuPolicy  the default GPU policy
      * @param reservationTtl how long a filter's reservation lives unless a bind confirms it
      */
-    static BenchReplica start(int index, StoreConfig store, FastApiSink sink, String nodePolicy, String gpuPolicy,
+    static BenchReplica start(int index, StoreConfig store, ApiStandIn sink, String nodePolicy, String gpuPolicy,
                               Duration reservationTtl) throws Exception {
         Map<String, String> env = Map.of("VGPU_PLAIN_HTTP", "true", "VGPU_BIND_ADDRESS", "127.0.0.1",
                 "VGPU_HTTP_PORT", "0", "VGPU_METRICS_PORT", "0", "VGPU_NODE_SCHEDULER_POLICY", nodePolicy,

@@ -48,7 +48,8 @@ final class BenchReport {
 
     void writeJson(Path file) throws IOException {
         ObjectNode root = BenchHttp.JSON.createObjectNode();
-        root.put("schema", "vgpu-benchmark/v1");
+        root.put("schema", "vgpu-benchmark/v2");
+        root.put("commit", String.valueOf(machine.get("commit")));
         root.set("machine", BenchHttp.JSON.valueToTree(machine));
         root.put("sizes", sizes.toString());
         root.put("seconds", Benchmark.round(seconds));
@@ -67,8 +68,14 @@ final class BenchReport {
         }
         root.set("heap", BenchHttp.JSON.valueToTree(heap));
         ArrayNode targets = root.putArray("targets");
-        for (Target t : targets()) {
-            targets.addObject().put("target", t.target()).put("measured", t.measured()).put("met", t.met());
+        for (Targets.Target t : targets()) {
+            ObjectNode o = targets.addObject().put("id", t.id()).put("target", t.target()).put("measured", t.measured());
+            if (t.value() == null) {
+                o.putNull("value");
+            } else {
+                o.put("value", Benchmark.round(t.value()));
+            }
+            o.put("limit", t.limit()).put("met", t.met());
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         BenchHttp.JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), root);
@@ -99,7 +106,7 @@ final class BenchReport {
 
     private void targetsTable(StringBuilder b) {
         b.append("| target | measured | met |\n|---|---|---|\n");
-        for (Target t : targets()) {
+        for (Targets.Target t : targets()) {
             b.append("| ").append(t.target()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.met() ? "yes" : "**no**").append(" |\n");
         }
@@ -175,45 +182,8 @@ final class BenchReport {
                 peakHeap(u)));
     }
 
-    /**
-     * One target of the issue and the figure measured for it.
-     *
-     * @param target   the target in words
-     * @param measured the figure
-     * @param met      whether it was met
-     */
-    record Target(String target, String measured, boolean met) {
-    }
-
-    List<Target> targets() {
-        List<Target> out = new ArrayList<>();
-        Optional<Row> filter5k = row("filter-5000");
-        filter5k.ifPresent(r -> {
-            out.add(new Target("/filter at 5,000 nodes: p50 ≤ 0.5 ms", ms(r.latency().p50()), r.latency().p50() <= 0.5));
-            out.add(new Target("/filter at 5,000 nodes: p99 ≤ 2 ms", ms(r.latency().p99()), r.latency().p99() <= 2));
-            double ratio = ((Number) r.extra().get("ratioP50ToCeiling")).doubleValue();
-            out.add(new Target("/filter at 5,000 nodes: cost ≤ 3× the bare endpoint (p50)",
-                    String.format(Locale.ROOT, "%.2f×", ratio), ratio <= 3));
-        });
-        Optional<Row> best = rows.stream().filter(r -> r.id().startsWith("cycle-r1-") && r.id().endsWith("-d0"))
-                .max((a, c) -> Double.compare(a.throughput(), c.throughput()));
-        best.ifPresent(r -> out.add(new Target("≥ 1,000 filter+bind decisions/s, 1 replica, fast API sink",
-                String.format(Locale.ROOT, "%.0f/s (K=%s)", r.throughput(), r.extra().get("streams")),
-                r.throughput() >= 1000)));
-        rows.stream().filter(r -> r.id().startsWith("cycle-r3-") && r.extra().containsKey("lossVs1Replica"))
-                .forEach(r -> {
-                    double loss = ((Number) r.extra().get("lossVs1Replica")).doubleValue();
-                    out.add(new Target("3 replicas lose ≤ 20 % of 1-replica throughput (K=" + r.extra().get("streams")
-                            + ", device plugin " + r.extra().get("devicePluginMillis") + " ms)", pct(loss), loss <= 0.2));
-                });
-        if (heap.get("usedAfterGcMiB") instanceof com.fasterxml.jackson.databind.JsonNode u) {
-            double mib = peakHeap(u);
-            boolean ran = !Boolean.FALSE.equals(heap.get("completedUnderMaxHeap"));
-            out.add(new Target("heap ≤ 512 MiB at " + heap.get("nodes") + " nodes / " + heap.get("pods") + " pods",
-                    String.format(Locale.ROOT, "%.0f MiB used after full GC%s", mib, ran ? ""
-                            : " (measured under -Xmx1g: under -Xmx512m the load did not complete)"), mib <= 512 && ran));
-        }
-        return out;
+    List<Targets.Target> targets() {
+        return Targets.evaluate(rows, heap);
     }
 
     /** The probe's last figure: with the verdict cache when the probe measured it (older reports: without). */

@@ -18,21 +18,33 @@ import java.util.List;
  * @param heapNodes    nodes of the heap probe
  * @param heapPods     placed pods of the heap probe
  * @param heapLimit    how long one heap probe may run
+ * @param densityNodes    cluster size of the fan-out density rows (8 GPUs per node)
+ * @param densities       placed pods per node the cluster is filled to before each density row
+ * @param densityReplicas replicas of the density rows
  */
 record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, int cycleNodes,
                   ExtenderLoad.Timing cycleTiming, List<Integer> replicas, List<Integer> streams,
                   List<Long> delaysMillis, int mockNodes, List<Integer> mockReplicas, int heapNodes, int heapPods,
-                  Duration heapLimit) {
+                  Duration heapLimit, int densityNodes, List<Integer> densities, int densityReplicas) {
 
     /** The documented run (docs/benchmarks.md). */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(12)), 500,
             new ExtenderLoad.Timing(Duration.ofSeconds(5), Duration.ofSeconds(10)), List.of(1, 3), List.of(1, 3),
-            List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4));
+            List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4), 500, List.of(10, 100), 3);
+
+    /**
+     * A quick look at every row the targets need, small: minutes, not the record (scripts/bench.sh --small). The
+     * warm-up is longer than the window: every row starts cold JVMs.
+     */
+    static final BenchSizes SMALL = new BenchSizes(List.of(5_000),
+            new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), 100,
+            new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), List.of(1, 3), List.of(1, 3),
+            List.of(0L), 20, List.of(1), 1_000, 20_000, Duration.ofMinutes(3), 50, List.of(10, 100), 3);
 
     /** CI: every part, small and short. */
     static final BenchSizes SMOKE = new BenchSizes(List.of(50),
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), 50,
             new ExtenderLoad.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2)), List.of(1), List.of(1),
-            List.of(0L), 20, List.of(1), 200, 2_000, Duration.ofMinutes(2));
+            List.of(0L), 20, List.of(1), 200, 2_000, Duration.ofMinutes(2), 20, List.of(10, 100), 1);
 }

@@ -3,6 +3,8 @@ package io.vgpu.loadtest.bench;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.simulate.ClusterGenerator;
 import io.vgpu.simulate.ClusterSpec;
 import io.vgpu.simulate.GpuModel;
@@ -56,20 +58,38 @@ public final class Benchmark {
      */
     private static final Duration FILTER_ONLY_TTL = Duration.ofSeconds(2);
 
+    /** Shares per GPU of the density rows' nodes, and each placed pod's memory: 100 pods per node leave room. */
+    private static final int DENSITY_SPLIT = 32;
+    private static final int DENSITY_POD_MIB = 100;
+
+    private static final List<String> CEILING_JVM = List.of("-Xmx512m",
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+    /** The replicas' JVM options by default: the gateway image's, with a fixed heap instead of a share of RAM. */
+    static final List<String> REPLICA_JVM = List.of("-Xmx1g", "-XX:+ExitOnOutOfMemoryError",
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+
     private final BenchSizes sizes;
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, Object> heap = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
 
-    private Benchmark(BenchSizes sizes) {
+    private final List<String> replicaJvm;
+    private CeilingServer.Forked ceiling;
+
+    private Benchmark(BenchSizes sizes, List<String> replicaJvm) {
         this.sizes = sizes;
+        this.replicaJvm = replicaJvm;
     }
 
     public static void main(String[] args) throws Exception {
         BenchArgs parsed = BenchArgs.parse(args);
         Logs.quiet();
-        BenchSizes sizes = parsed.smoke() ? BenchSizes.SMOKE : BenchSizes.FULL;
-        Benchmark bench = new Benchmark(sizes);
+        if (parsed.help()) {
+            System.out.println(BenchArgs.USAGE);
+            System.exit(0);
+        }
+        BenchSizes sizes = parsed.smoke() ? BenchSizes.SMOKE : parsed.small() ? BenchSizes.SMALL : BenchSizes.FULL;
+        Benchmark bench = new Benchmark(sizes, parsed.replicaJvm());
         Map<String, Object> machine = Machine.describe();
         long t0 = System.nanoTime();
         Runnable checkpoint = () -> bench.write(parsed, machine, t0, false);
@@ -115,6 +135,10 @@ public final class Benchmark {
                 part("cycles", () -> cycles(http));
                 checkpoint.run();
             }
+            if (args.wants("fanout")) {
+                part("fan-out at pod densities", () -> densities(http));
+                checkpoint.run();
+            }
             if (args.wants("binpack")) {
                 part("binpack", () -> binpack(http));
                 checkpoint.run();
@@ -122,6 +146,10 @@ public final class Benchmark {
             if (args.wants("mock")) {
                 part("mock API server", () -> mock(http));
                 checkpoint.run();
+            }
+        } finally {
+            if (ceiling != null) {
+                ceiling.close();
             }
         }
         if (args.wants("heap")) {
@@ -151,15 +179,13 @@ public final class Benchmark {
         List<SyntheticNode> nodes = cluster(nodeCount);
         List<String> names = nodes.stream().map(SyntheticNode::name).toList();
         progress("filter at %d nodes: ceiling", nodeCount);
-        Row ceiling;
-        try (CeilingServer bare = CeilingServer.start()) {
-            ceiling = ExtenderLoad.filterOnly("ceiling-filter-" + nodeCount, "bare endpoint, /filter payload of "
-                            + nodeCount + " nodes", http, new int[] {bare.port()}, new BenchPods("c" + nodeCount, names),
-                    1, sizes.filterTiming(), Future::succeededFuture);
-        }
+        Row ceiling = ExtenderLoad.filterOnly("ceiling-filter-" + nodeCount, "bare endpoint (own JVM), /filter payload of "
+                        + nodeCount + " nodes", http, new int[] {ceiling().port()}, new BenchPods("c" + nodeCount, names),
+                1, sizes.filterTiming(), Future::succeededFuture);
         rows.add(ceiling);
         progress("filter at %d nodes: gateway", nodeCount);
-        try (Deployment d = Deployment.start(nodes, 1, Duration.ZERO, "binpack", FILTER_ONLY_TTL)) {
+        try (Deployment d = Deployment.start(nodes, 1, Duration.ZERO, "binpack", FILTER_ONLY_TTL, List.of(),
+                replicaJvm)) {
             Row row = ExtenderLoad.filterOnly("filter-" + nodeCount, "/filter, " + nodeCount + " nodes x 8 GPUs, "
                             + "1 replica, fast API sink", http, d.ports(), new BenchPods("f" + nodeCount, names), 1,
                     sizes.filterTiming(), d::create);
@@ -179,13 +205,11 @@ public final class Benchmark {
         Map<Integer, Row> ceilings = new LinkedHashMap<>();
         for (int k : sizes.streams()) {
             progress("cycle ceiling K=%d", k);
-            try (CeilingServer bare = CeilingServer.start()) {
-                Row c = ExtenderLoad.cycle("ceiling-cycle-k" + k, "bare endpoint, filter + bind payloads, " + n
-                        + " nodes, K=" + k, http, new int[] {bare.port()}, new BenchPods("cc" + k, names), k,
-                        sizes.cycleTiming(), Future::succeededFuture);
-                ceilings.put(k, c);
-                rows.add(c);
-            }
+            Row c = ExtenderLoad.cycle("ceiling-cycle-k" + k, "bare endpoint (own JVM), filter + bind payloads, " + n
+                    + " nodes, K=" + k, http, new int[] {ceiling().port()}, new BenchPods("cc" + k, names), k,
+                    sizes.cycleTiming(), Future::succeededFuture);
+            ceilings.put(k, c);
+            rows.add(c);
         }
         Map<String, Double> oneReplica = new LinkedHashMap<>();
         for (long delay : sizes.delaysMillis()) {
@@ -193,7 +217,7 @@ public final class Benchmark {
                 for (int k : sizes.streams()) {
                     String id = "cycle-r" + replicas + "-k" + k + "-d" + delay;
                     progress("cycle %s", id);
-                    Row row = cycleRun(http, id, nodes, names, replicas, k, delay, "spread");
+                    Row row = cycleRun(http, id, nodes, names, replicas, k, delay, "spread", List.of());
                     row = row.with("ratioToCeiling", ratio(row.throughput(), ceilings.get(k).throughput()));
                     if (replicas == 1) {
                         oneReplica.put(k + "/" + delay, row.throughput());
@@ -214,26 +238,77 @@ public final class Benchmark {
         for (long delay : sizes.delaysMillis()) {
             String id = "binpack-r1-k1-d" + delay;
             progress("cycle %s", id);
-            rows.add(cycleRun(http, id, nodes, names, 1, 1, delay, "binpack"));
+            rows.add(cycleRun(http, id, nodes, names, 1, 1, delay, "binpack", List.of()));
         }
     }
 
+    /**
+     * One cycle row, every figure from its one measured window: decisions/s and latencies (the load), CPU per
+     * decision summed over every replica process ({@code /proc/<pid>/stat} utime + stime, read at the window's start
+     * and end), and the change events replica 0 received in that window ({@link FanOutMeter}; every replica receives
+     * the same), per decision.
+     */
     private Row cycleRun(BenchHttp http, String id, List<SyntheticNode> nodes, List<String> names, int replicas,
-                         int streams, long delayMillis, String nodePolicy) throws Exception {
-        try (Deployment d = Deployment.start(nodes, replicas, Duration.ofMillis(delayMillis), nodePolicy);
-             FanOutMeter fanOut = new FanOutMeter(d.replica(0).state())) {
-            Duration warmup = sizes.cycleTiming().warmup();
-            http.vertx().setTimer(Math.max(1, warmup.toMillis()), t -> fanOut.start());
+                         int streams, long delayMillis, String nodePolicy, List<ObservedPod> placed) throws Exception {
+        try (Deployment d = Deployment.start(nodes, replicas, Duration.ofMillis(delayMillis), nodePolicy,
+                SchedulingConfig.DEFAULTS.reservationTtl(), placed, replicaJvm)) {
+            ExtenderLoad.Timing timing = sizes.cycleTiming();
+            long[] cpu = {-1, -1};
+            http.vertx().setTimer(Math.max(1, timing.warmup().toMillis()), t -> {
+                cpu[0] = d.cpuTicks().orElse(-1);
+                sendQuietly(d::fanOutStart);
+            });
+            http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> cpu[1] = d.cpuTicks()
+                    .orElse(-1));
             Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas + " replica(s), K="
-                            + streams + ", device plugin " + delayMillis + " ms, " + nodePolicy + ", fast API sink",
-                    http, d.ports(), new BenchPods(id, names), streams, sizes.cycleTiming(), d::create);
-            fanOut.stop();
-            double eventsPerSecond = fanOut.events() / row.seconds();
+                            + streams + ", device plugin " + delayMillis + " ms, " + nodePolicy + ", fast API sink"
+                            + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node"),
+                    http, d.ports(), new BenchPods(id, names), streams, timing, d::create);
+            double[] fanOut = d.fanOutStop();
+            double eventsPerSecond = fanOut[0] / row.seconds();
+            double bytesPerSecond = eventsPerSecond * fanOut[1];
+            double cpuPerDecision = cpu[0] < 0 || cpu[1] < 0 ? Double.NaN
+                    : ProcCpu.millisPerDecision(cpu[0], cpu[1], row.ok());
             return row.with("replicas", replicas).with("devicePluginMillis", delayMillis).with("nodePolicy", nodePolicy)
+                    .with("cpuMillisPerDecision", Double.isNaN(cpuPerDecision) ? null : round(cpuPerDecision))
+                    .with("cpuSource", "/proc/<pid>/stat utime+stime of every replica JVM, window start to end")
                     .with("fanOutEventsPerSecond", round(eventsPerSecond))
-                    .with("fanOutMeanEventBytes", round(fanOut.meanEventBytes()))
-                    .with("fanOutBytesPerSecondPerReplica", round(eventsPerSecond * fanOut.meanEventBytes()))
+                    .with("fanOutMeanEventBytes", round(fanOut[1]))
+                    .with("fanOutBytesPerSecondPerReplica", round(bytesPerSecond))
+                    .with("fanOutBytesPerDecisionPerReplica", row.ok() == 0 ? null
+                            : round(bytesPerSecond / row.throughput()))
                     .with("apiWrites", d.sink().writes());
+        }
+    }
+
+    private interface IoStep {
+        void run() throws java.io.IOException;
+    }
+
+    private static void sendQuietly(IoStep step) {
+        try {
+            step.run();
+        } catch (java.io.IOException e) {
+            System.err.println("bench: a replica did not take a command: " + e);
+        }
+    }
+
+    // ------------------------------------------------------------------ fan-out at pod densities
+
+    /**
+     * The fan-out rows: the cluster first filled to each density (placed pods of 100 MiB on every node, through the
+     * informer path, before the measured load), then the K=1 cycle, spread, device plugin 0 ms. The nodes offer
+     * 32 shares per GPU so that the cycle still finds room at 100 pods per node.
+     */
+    private void densities(BenchHttp http) throws Exception {
+        List<SyntheticNode> nodes = ClusterGenerator.generate(new ClusterSpec(sizes.densityNodes(), 8, MODELS,
+                DENSITY_SPLIT, 4), 42);
+        List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        for (int perNode : sizes.densities()) {
+            String id = "fanout-p" + perNode;
+            progress("cycle %s (%d nodes filled to %d pods each)", id, nodes.size(), perNode);
+            rows.add(cycleRun(http, id, nodes, names, sizes.densityReplicas(), 1, 0, "spread",
+                    PlacedPods.fill(nodes, perNode, DENSITY_POD_MIB)).with("placedPodsPerNode", perNode));
         }
     }
 
@@ -263,6 +338,14 @@ public final class Benchmark {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** The bare endpoint, in a JVM of its own, started once per run. */
+    private CeilingServer.Forked ceiling() throws Exception {
+        if (ceiling == null) {
+            ceiling = CeilingServer.fork(CEILING_JVM);
+        }
+        return ceiling;
+    }
 
     static List<SyntheticNode> cluster(int nodes) {
         return ClusterGenerator.generate(new ClusterSpec(nodes, 8, MODELS, 10, 4), 42);
@@ -307,37 +390,62 @@ public final class Benchmark {
     /**
      * The command line.
      *
-     * @param smoke    small sizes, short windows
-     * @param out      the JSON file
-     * @param markdown the Markdown file, or null
-     * @param only     the parts to run (empty: all)
+     * @param help        print the usage and stop
+     * @param smoke       CI sizes: every part, tiny, about a second each
+     * @param small       every row the targets need, small and short (a quick look, not the record)
+     * @param out         the JSON file
+     * @param markdown    the Markdown file, or null
+     * @param only        the parts to run (empty: all)
      * @param filterNodes cluster sizes of the filter rows instead of the default ones (empty: the default)
+     * @param replicaJvm  the JVM options of each replica's process
      */
-    record BenchArgs(boolean smoke, Path out, Path markdown, List<String> only, List<Integer> filterNodes) {
+    record BenchArgs(boolean help, boolean smoke, boolean small, Path out, Path markdown, List<String> only,
+                     List<Integer> filterNodes, List<String> replicaJvm) {
+
+        static final String USAGE = """
+                Benchmark [--smoke | --small] [--only PARTS] [--filter-nodes N,...] [--replica-jvm OPTION,...]
+                          [--out FILE] [--markdown FILE]
+                  parts: filter, cycle, fanout, binpack, mock, heap (default: all)
+                  --smoke        CI sizes: every part, tiny, about a second each
+                  --small        every row the targets need at small sizes, a few minutes (not the record)
+                  --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
+                  --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated
+                                 (default %s)
+                  --out          benchmark.json (default loadtest/target/benchmark.json)
+                  --markdown     the tables of docs/benchmarks.md
+                Every gateway replica and the bare endpoint run in JVMs of their own; this JVM only drives the load
+                and plays the API server (the fast API sink). benchmark.json holds every row, the machine (cores,
+                load average at the start and the end), the commit, and each target of issue 14 with met true|false.
+                """.formatted(String.join(",", Benchmark.REPLICA_JVM));
 
         boolean wants(String part) {
             return only.isEmpty() || only.contains(part);
         }
 
         static BenchArgs parse(String[] args) {
+            boolean help = false;
             boolean smoke = false;
+            boolean small = false;
             Path out = Path.of("loadtest/target/benchmark.json");
             Path markdown = null;
             List<String> only = List.of();
             List<Integer> filterNodes = List.of();
+            List<String> replicaJvm = Benchmark.REPLICA_JVM;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
+                    case "--help", "-h" -> help = true;
                     case "--smoke" -> smoke = true;
+                    case "--small" -> small = true;
                     case "--out" -> out = Path.of(args[++i]);
                     case "--markdown" -> markdown = Path.of(args[++i]);
                     case "--only" -> only = List.of(args[++i].split(","));
                     case "--filter-nodes" -> filterNodes = java.util.Arrays.stream(args[++i].split(","))
                             .map(Integer::valueOf).toList();
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (use --smoke, --out FILE, "
-                            + "--markdown FILE, --only filter,cycle,binpack,mock,heap, --filter-nodes 500,5000)");
+                    case "--replica-jvm" -> replicaJvm = List.of(args[++i].trim().split(","));
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i] + "\n" + USAGE);
                 }
             }
-            return new BenchArgs(smoke, out, markdown, only, filterNodes);
+            return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm);
         }
     }
 }

@@ -12,7 +12,11 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +25,10 @@ import java.util.concurrent.TimeUnit;
  * The ceiling of this machine: a bare Vert.x endpoint, set up as the gateway's listener is (router, body handler,
  * one verticle instance per core) that only decodes the request JSON and answers a constant-shaped result:
  * {@code /filter} names the first node of {@code NodeNames}, {@code /bind} answers no error. What the gateway adds
- * on top of this is its own cost.
+ * on top of this is its own cost. The benchmark runs it in a JVM of its own ({@link #fork}, {@link #main}), so that
+ * neither the load generator nor the gateway shares its process.
  */
-final class CeilingServer implements AutoCloseable {
+public final class CeilingServer implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -49,6 +54,43 @@ final class CeilingServer implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** Starts the bare endpoint in a JVM of its own; {@code READY <port>} says where. */
+    static Forked fork(List<String> jvmOptions) throws Exception {
+        ReplicaProcess p = ReplicaProcess.start("ceiling", jvmOptions, CeilingServer.class, List.of());
+        try {
+            return new Forked(p, Integer.parseInt(p.await("READY", Duration.ofMinutes(2)).trim()));
+        } catch (Exception | Error e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The bare endpoint in its own JVM.
+     *
+     * @param process the JVM
+     * @param port    its port on 127.0.0.1
+     */
+    record Forked(ReplicaProcess process, int port) implements AutoCloseable {
+        @Override
+        public void close() {
+            process.close();
+        }
+    }
+
+    /** The forked JVM: serves until {@code quit} or the end of stdin. */
+    public static void main(String[] args) throws Exception {
+        try (CeilingServer server = start()) {
+            System.out.println("READY " + server.port());
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+                // no other command
+            }
+        }
+        System.exit(0);
     }
 
     @Override

@@ -2,78 +2,122 @@ package io.vgpu.loadtest.bench;
 
 import io.vertx.core.Future;
 import io.vgpu.gateway.core.PodSpec;
+import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.simulate.SyntheticNode;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
 
 /**
- * {@code replicas} gateway replicas ({@link BenchReplica}) forming one Hazelcast cluster on loopback, on one
- * {@link FastApiSink} seeded with the synthetic nodes; ready once every replica sees every node registered.
+ * {@code replicas} gateway replicas, each in a JVM of its own ({@link ReplicaMain}), forming one Hazelcast cluster
+ * on loopback, on one {@link FastApiSink} in the driver's JVM seeded with the synthetic nodes (and, for the density
+ * rows, placed pods) and served to them by a {@link SinkServer}; ready once every replica sees every node registered
+ * and every placed pod charged. The driver reads each replica's CPU time from the OS ({@link ProcCpu}) and asks
+ * replica 0 for the fan-out it received.
  */
 final class Deployment implements AutoCloseable {
 
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(6);
 
     private final FastApiSink sink;
-    private final List<BenchReplica> replicas;
+    private final SinkServer server;
+    private final List<ReplicaProcess> replicas;
+    private final int[] ports;
 
-    private Deployment(FastApiSink sink, List<BenchReplica> replicas) {
+    private Deployment(FastApiSink sink, SinkServer server, List<ReplicaProcess> replicas, int[] ports) {
         this.sink = sink;
+        this.server = server;
         this.replicas = replicas;
-    }
-
-    static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy)
-            throws Exception {
-        return start(nodes, replicaCount, allocateDelay, nodePolicy, SchedulingConfig.DEFAULTS.reservationTtl());
+        this.ports = ports;
     }
 
     /**
-     * As above, with reservations that live {@code reservationTtl}: the filter-only rows never bind, and with the
-     * default TTL their reservations would fill the cluster within the run (every later filter a "no fit").
+     * Starts the replicas.
+     *
+     * @param reservationTtl how long a filter's reservation lives: the filter-only rows never bind, and with the
+     *                       default TTL their reservations would fill the cluster within the run
+     * @param placed         pods already bound and allocated before the replicas start (the cluster's density)
+     * @param jvmOptions     the replicas' JVM options
      */
     static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy,
-                            Duration reservationTtl) throws Exception {
+                            Duration reservationTtl, List<ObservedPod> placed, List<String> jvmOptions)
+            throws Exception {
         FastApiSink sink = new FastApiSink(allocateDelay);
-        List<BenchReplica> started = new ArrayList<>();
+        SinkServer server = null;
+        List<ReplicaProcess> started = new ArrayList<>();
         try {
             for (SyntheticNode n : nodes) {
                 sink.createNode(n.name(), n.annotations(), Benchmark.virtualDevices(n));
             }
+            placed.forEach(sink::createPlaced);
+            server = SinkServer.start(sink);
             String cluster = Benchmark.newClusterName();
-            List<Integer> ports = new ArrayList<>();
+            List<Integer> hzPorts = new ArrayList<>();
             for (int i = 0; i < replicaCount; i++) {
-                ports.add(Benchmark.freePort());
+                hzPorts.add(Benchmark.freePort());
             }
-            List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+            String members = String.join(",", hzPorts.stream().map(p -> "127.0.0.1:" + p).toList());
             for (int i = 0; i < replicaCount; i++) {
-                started.add(BenchReplica.start(i, Benchmark.store(cluster, ports.get(i), members), sink, nodePolicy,
-                        "spread", reservationTtl));
+                started.add(ReplicaProcess.start("replica-" + i, jvmOptions, ReplicaMain.class, List.of(
+                        Integer.toString(i), cluster, Integer.toString(hzPorts.get(i)), members, nodePolicy,
+                        Long.toString(reservationTtl.toMillis()), Integer.toString(server.port()),
+                        Integer.toString(nodes.size()), Integer.toString(placed.size()))));
             }
-            for (BenchReplica r : started) {
-                r.awaitNodes(nodes.size(), READY_TIMEOUT);
+            int[] ports = new int[replicaCount];
+            for (int i = 0; i < replicaCount; i++) {
+                ports[i] = Integer.parseInt(started.get(i).await("READY", READY_TIMEOUT).trim());
             }
-            return new Deployment(sink, started);
+            return new Deployment(sink, server, started, ports);
         } catch (Exception | Error e) {
-            started.forEach(BenchReplica::close);
+            started.forEach(ReplicaProcess::close);
+            if (server != null) {
+                server.close();
+            }
             sink.close();
             throw e;
         }
+    }
+
+    /** As above, with the default reservation TTL and no placed pods. */
+    static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy,
+                            List<String> jvmOptions) throws Exception {
+        return start(nodes, replicaCount, allocateDelay, nodePolicy, SchedulingConfig.DEFAULTS.reservationTtl(),
+                List.of(), jvmOptions);
     }
 
     FastApiSink sink() {
         return sink;
     }
 
-    BenchReplica replica(int i) {
-        return replicas.get(i);
-    }
-
     /** The replicas' API ports. */
     int[] ports() {
-        return replicas.stream().mapToInt(BenchReplica::port).toArray();
+        return ports.clone();
+    }
+
+    /** CPU ticks of every replica process so far, summed; empty when one cannot be read. */
+    OptionalLong cpuTicks() {
+        return ProcCpu.readAll(replicas.stream().map(ReplicaProcess::pid).toList());
+    }
+
+    /** Starts counting replica 0's received change events. */
+    void fanOutStart() throws IOException {
+        replicas.get(0).send("fanout-start");
+    }
+
+    /**
+     * Stops counting.
+     *
+     * @return events received and their mean serialized size in bytes
+     */
+    double[] fanOutStop() throws IOException, InterruptedException {
+        replicas.get(0).send("fanout-stop");
+        String[] f = replicas.get(0).await("FANOUT", Duration.ofMinutes(1)).trim().split(" ");
+        return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
     }
 
     /** Creates the pod in the sink (the API server's create, before kube-scheduler sees it). */
@@ -87,6 +131,12 @@ final class Deployment implements AutoCloseable {
         for (int i = replicas.size() - 1; i >= 0; i--) {
             replicas.get(i).close();
         }
+        server.close();
         sink.close();
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%d replica(s) on ports %s", replicas.size(), java.util.Arrays.toString(ports));
     }
 }

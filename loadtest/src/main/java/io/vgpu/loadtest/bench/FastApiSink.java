@@ -2,14 +2,11 @@ package io.vgpu.loadtest.bench;
 
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
-import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.LockOutcome;
-import io.vgpu.gateway.core.port.NodeLockPort;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
-import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.ReleaseOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.state.codec.Decoded;
@@ -47,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>All replicas share this one cache (their informers would each hold a copy of the same objects). Thread-safe:
  * writes to one object are serialised by the map's compute.
  */
-final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCloseable {
+final class FastApiSink implements ApiStandIn, AutoCloseable {
 
     private final Map<String, NodeObservation> nodes = new ConcurrentHashMap<>();
     private final Map<String, ObservedPod> pods = new ConcurrentHashMap<>();
@@ -67,11 +64,20 @@ final class FastApiSink implements PodWriter, NodeLockPort, ClusterCache, AutoCl
         this.allocateDelay = allocateDelay;
     }
 
-    /** Adds a replica's informer listener; it first receives every node already known. */
-    void subscribe(ClusterEvents listener) {
-        listeners.add(listener);
-        List<NodeObservation> known = List.copyOf(nodes.values());
-        watch.execute(() -> known.forEach(listener::nodeUpserted));
+    /** Adds a replica's informer listener; it first receives every node, then every pod, already known. */
+    @Override
+    public void subscribe(ClusterEvents listener) {
+        // on the watch thread, so that no change slips between the listing and the listener's registration
+        watch.execute(() -> {
+            nodes.values().forEach(listener::nodeUpserted);
+            pods.values().forEach(listener::podAdded);
+            listeners.add(listener);
+        });
+    }
+
+    /** A pod already bound and allocated (the cluster as the informers list it after a restart), without events. */
+    void createPlaced(ObservedPod pod) {
+        pods.put(key(pod.spec().namespace(), pod.spec().name()), pod);
     }
 
     /** The node object as the device plugin registered it. */

@@ -4,8 +4,6 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.accounting.AccountingFeed;
 import io.vgpu.gateway.core.accounting.PodTracker;
-import io.vgpu.gateway.core.filter.Candidate;
-import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.ClusterEvents;
@@ -22,11 +20,8 @@ import io.vgpu.simulate.ClusterGenerator;
 import io.vgpu.simulate.ClusterSpec;
 import io.vgpu.simulate.GpuModel;
 import io.vgpu.simulate.SyntheticNode;
-import io.vgpu.state.codec.HamiAnnotations;
-import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeState;
-import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.StoreConfig;
 
@@ -35,7 +30,6 @@ import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -148,17 +142,7 @@ public final class HeapProbe {
         SyntheticNode node = nodes.get(i % nodes.size());
         NodeState registered = state.nodeState(node.name());
         GpuDevice gpu = registered.devices().get((i / nodes.size()) % registered.devices().size());
-        int mem = 1024 * (1 + i % 4);
-        ContainerDevice device = new ContainerDevice(gpu.index(), gpu.id(), "NVIDIA", mem, 0);
-        Candidate chosen = new Candidate(node.name(), 0, new PodAllocation(List.of(List.of(device)), 0), List.of());
-        Map<String, String> annotations = new HashMap<>(FilterAnnotations.annotations(chosen, 1_767_225_600L));
-        annotations.put(HamiAnnotations.BIND_PHASE, "success");
-        String name = String.format("train-%06d", i);
-        PodSpec spec = new PodSpec(name, "team-" + (i % 50), String.format("00000000-0000-4000-8000-%012d", i),
-                "hami-scheduler", node.name(), null, annotations, FilterAnnotations.labels(chosen), List.of(),
-                List.of(new Container("main", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
-                        Integer.toString(mem)), Map.of(), false, List.of())));
-        return new ObservedPod(spec, "Running", false, true, Integer.toString(i));
+        return PlacedPods.placed(i, node.name(), gpu, 1024 * (1 + i % 4));
     }
 
     private static void awaitCharged(HazelcastClusterState state, List<SyntheticNode> nodes, int pods)

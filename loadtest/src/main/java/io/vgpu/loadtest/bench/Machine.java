@@ -16,6 +16,7 @@ final class Machine {
 
     static Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("commit", commit());
         m.put("cores", Runtime.getRuntime().availableProcessors());
         m.put("cpu", cpuModel());
         m.put("memoryGiB", memoryGiB());
@@ -32,6 +33,27 @@ final class Machine {
     static String loadAverage() {
         List<String> l = lines("/proc/loadavg");
         return l.isEmpty() ? "unknown" : String.join(" ", java.util.Arrays.asList(l.get(0).split(" ")).subList(0, 3));
+    }
+
+    /**
+     * The commit measured: {@code BENCH_COMMIT} (scripts/bench.sh sets it, with {@code -dirty} when the tree has
+     * changes), else {@code git describe} of the working directory, else "unknown".
+     */
+    static String commit() {
+        String given = System.getenv("BENCH_COMMIT");
+        if (given != null && !given.isBlank()) {
+            return given.strip();
+        }
+        try {
+            Process git = new ProcessBuilder("git", "describe", "--always", "--dirty").redirectErrorStream(true).start();
+            String out = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            return git.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && git.exitValue() == 0 ? out : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     private static String cpuModel() {

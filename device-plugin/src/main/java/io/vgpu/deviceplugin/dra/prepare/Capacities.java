@@ -3,7 +3,7 @@ package io.vgpu.deviceplugin.dra.prepare;
 import java.util.List;
 
 /** The names of the three consumable capacities every device of this driver publishes (DESIGN.md §8). */
-public final class Capacities {
+final class Capacities {
 
     /** Bytes of GPU memory. */
     public static final String MEMORY = "memory";

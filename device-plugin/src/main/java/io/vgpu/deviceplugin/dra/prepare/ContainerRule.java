@@ -18,7 +18,7 @@ import java.util.Set;
  * claims involved with a message that says how to ask instead ({@code count: N} in one request).
  * The gateway's webhook (issue 13) never builds such a pod; this catches claims written by hand. Pure.
  */
-public final class ContainerRule {
+final class ContainerRule {
 
     private ContainerRule() {
     }

@@ -1,9 +1,9 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NodeRegister;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.RegisterSettings;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.register.NodeRegister;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.RegisterSettings;
 import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.dra.SliceSettings;
 import io.vgpu.state.model.GpuDevice;

@@ -2,8 +2,8 @@ package io.vgpu.deviceplugin.dra.prepare;
 
 import io.vgpu.deviceplugin.cdi.DriverLibraries;
 import io.vgpu.deviceplugin.core.hook.HookPaths;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 
 import java.util.Objects;
 

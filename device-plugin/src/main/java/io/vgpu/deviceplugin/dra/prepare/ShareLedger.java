@@ -24,7 +24,7 @@ import java.util.Objects;
  * The arithmetic only; callers make "check, then record" atomic (the prepare service runs them one
  * at a time). Pure; thread-safe.
  */
-public final class ShareLedger {
+final class ShareLedger {
 
     private final NodeGpus gpus;
 

@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.vertx.core.Vertx;
 import io.vgpu.deviceplugin.config.DevicePluginConfig;
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 import io.vgpu.deviceplugin.devices.FakeGpuSource;
 
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.vgpu.deviceplugin.dra.prepare;
 
-import io.vgpu.deviceplugin.core.DeviceFilter;
-import io.vgpu.deviceplugin.core.GpuDetails;
-import io.vgpu.deviceplugin.core.GpuFacts;
-import io.vgpu.deviceplugin.core.NodeSettings;
-import io.vgpu.deviceplugin.core.NvidiaSettings;
+import io.vgpu.deviceplugin.core.advertise.DeviceFilter;
+import io.vgpu.deviceplugin.core.gpu.GpuDetails;
+import io.vgpu.deviceplugin.core.gpu.GpuFacts;
+import io.vgpu.deviceplugin.core.register.NodeSettings;
+import io.vgpu.deviceplugin.core.register.NvidiaSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

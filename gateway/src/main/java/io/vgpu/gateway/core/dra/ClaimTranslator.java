@@ -51,11 +51,11 @@ import java.util.stream.Stream;
 public final class ClaimTranslator {
 
     /** The name of the pod's claim entry (suffixed when the pod already uses it). */
-    public static final String POD_CLAIM = "vgpu";
+    static final String POD_CLAIM = "vgpu";
     /** DRA's limit on the subrequests of one {@code firstAvailable} list. */
-    public static final int MAX_SUBREQUESTS = 8;
+    static final int MAX_SUBREQUESTS = 8;
     /** DRA's limit on requests, and on allocated devices, of one claim. */
-    public static final int MAX_PER_CLAIM = 32;
+    static final int MAX_PER_CLAIM = 32;
 
     private static final long EXCLUSIVE_CORES = 100;
     private static final String UUID_ATTRIBUTE = DraNames.DRIVER + "/uuid";

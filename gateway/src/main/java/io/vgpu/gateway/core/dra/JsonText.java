@@ -8,7 +8,7 @@ import java.util.Map;
  * its iteration order), {@link List}, {@link String}, {@link Number}, {@link Boolean}, {@link RawJson} and
  * null. Deterministic output is what makes a template's content hash stable across replicas and restarts.
  */
-public final class JsonText {
+final class JsonText {
 
     private JsonText() {
     }

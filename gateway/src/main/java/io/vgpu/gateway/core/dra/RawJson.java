@@ -6,5 +6,5 @@ package io.vgpu.gateway.core.dra;
  *
  * @param json one complete JSON value
  */
-public record RawJson(String json) {
+record RawJson(String json) {
 }

@@ -95,7 +95,7 @@ public final class AnnotationFilters {
      * The UUIDs listed in a node's {@code hami.io/device-cordon} value: comma-separated, trimmed,
      * empties skipped. Null or blank means none.
      */
-    public static Set<String> cordonedUuids(String value) {
+    static Set<String> cordonedUuids(String value) {
         return DeviceCordon.uuids(value);
     }
 

@@ -61,7 +61,7 @@ public final class GoText {
      *
      * @return the value, or null when Go would return an error
      */
-    public static Long parseInt64(String s) {
+    static Long parseInt64(String s) {
         return s == null ? null : GoStrconv.parseInt(s, 64).orElse(null);
     }
 

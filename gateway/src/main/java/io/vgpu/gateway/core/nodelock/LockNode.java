@@ -34,7 +34,7 @@ import java.time.Instant;
 public final class LockNode {
 
     /** The sentinel text that marks the retryable class. */
-    public static final String CONTENTION = "node lock contention";
+    static final String CONTENTION = "node lock contention";
 
     private LockNode() {
     }

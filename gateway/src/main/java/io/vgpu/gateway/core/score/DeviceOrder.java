@@ -25,9 +25,9 @@ import java.util.List;
 public final class DeviceOrder {
 
     /** GPU policy word. */
-    public static final String BINPACK = "binpack";
+    static final String BINPACK = "binpack";
     /** GPU policy word (HAMi's default). */
-    public static final String SPREAD = "spread";
+    static final String SPREAD = "spread";
     /** GPU policy word: NUMA as a sort key. */
     public static final String NUMA = "numa";
     /** GPU policy word. */

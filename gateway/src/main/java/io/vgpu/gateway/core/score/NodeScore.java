@@ -19,7 +19,7 @@ import java.util.List;
 public final class NodeScore {
 
     /** Node policy word; anything else behaves as binpack. */
-    public static final String SPREAD = "spread";
+    static final String SPREAD = "spread";
 
     private NodeScore() {
     }

@@ -34,11 +34,11 @@ import java.util.OptionalLong;
 public final class NvidiaMutation {
 
     /** Env carrying the task priority to hami-core. */
-    public static final String TASK_PRIORITY_ENV = "CUDA_TASK_PRIORITY";
+    static final String TASK_PRIORITY_ENV = "CUDA_TASK_PRIORITY";
     /** Env carrying the core utilisation policy to hami-core. */
-    public static final String CORE_POLICY_ENV = "GPU_CORE_UTILIZATION_POLICY";
+    static final String CORE_POLICY_ENV = "GPU_CORE_UTILIZATION_POLICY";
     /** Env hiding every GPU from a container that asked for none. */
-    public static final String VISIBLE_DEVICES_ENV = "NVIDIA_VISIBLE_DEVICES";
+    static final String VISIBLE_DEVICES_ENV = "NVIDIA_VISIBLE_DEVICES";
 
     private static final String EXCLUSIVE_CORES = "100";
 

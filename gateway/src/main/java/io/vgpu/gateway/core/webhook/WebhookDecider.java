@@ -38,11 +38,11 @@ import java.util.stream.Stream;
 public final class WebhookDecider {
 
     /** Step 2 denial. */
-    public static final String NO_CONTAINERS = "pod has no containers";
+    static final String NO_CONTAINERS = "pod has no containers";
     /** Step 3 message. */
-    public static final String FOREIGN_SCHEDULER = "pod already has different scheduler assigned";
+    static final String FOREIGN_SCHEDULER = "pod already has different scheduler assigned";
     /** Step 7 denial. */
-    public static final String NODE_ASSIGNED = "pod has node assigned";
+    static final String NODE_ASSIGNED = "pod has node assigned";
     /** Step 8 denial. */
     public static final String QUOTA_EXCEEDED = "exceeding resource quota";
 

@@ -1,0 +1,81 @@
+package io.vgpu.loadtest.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * CPU time of a process as the OS counts it: {@code utime + stime} of {@code /proc/<pid>/stat} (fields 14 and 15,
+ * every thread of the process, GC and JIT included), in clock ticks of {@link #TICKS_PER_SECOND}. The benchmark
+ * takes one reading of every gateway process at the start of a row's measured window and one at its end; the sum of
+ * the deltas over the window's decisions is the row's CPU per decision.
+ */
+final class ProcCpu {
+
+    /** {@code USER_HZ}, the unit of {@code /proc/<pid>/stat}: 100 on every Linux architecture the JDK runs on. */
+    static final long TICKS_PER_SECOND = 100;
+
+    private ProcCpu() {
+    }
+
+    /**
+     * {@code utime + stime} of one {@code /proc/<pid>/stat} line. The command name (field 2) is in parentheses and may
+     * hold spaces and parentheses itself, so the fields are counted from the last {@code ')'}.
+     *
+     * @throws IllegalArgumentException when the line is not a stat line
+     */
+    static long ticks(String statLine) {
+        int close = statLine.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
+        }
+        String[] f = statLine.substring(close + 1).trim().split("\\s+");
+        // f[0] is field 3 (state): utime (field 14) is f[11], stime (field 15) f[12]
+        if (f.length < 13) {
+            throw new IllegalArgumentException("a /proc/<pid>/stat line with too few fields: " + statLine);
+        }
+        try {
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("utime/stime are not numbers in: " + statLine, e);
+        }
+    }
+
+    /** The process's CPU ticks so far, or empty when it is gone (or this is not Linux). */
+    static OptionalLong read(long pid) {
+        try {
+            return OptionalLong.of(ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
+                    StandardCharsets.US_ASCII)));
+        } catch (IOException | IllegalArgumentException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The summed ticks of the processes; a process that cannot be read makes the reading unusable (empty). */
+    static OptionalLong readAll(List<Long> pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            OptionalLong t = read(pid);
+            if (t.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            sum += t.getAsLong();
+        }
+        return OptionalLong.of(sum);
+    }
+
+    /**
+     * Milliseconds of CPU per decision between two readings.
+     *
+     * @return {@code NaN} when there were no decisions or the counters went backwards (a process restarted)
+     */
+    static double millisPerDecision(long ticksBefore, long ticksAfter, long decisions) {
+        if (decisions <= 0 || ticksAfter < ticksBefore) {
+            return Double.NaN;
+        }
+        return (ticksAfter - ticksBefore) * 1000.0 / TICKS_PER_SECOND / decisions;
+    }
+}

@@ -1,0 +1,48 @@
+package io.vgpu.loadtest.bench;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** CPU time from recorded {@code /proc/<pid>/stat} lines, and the per-decision arithmetic. */
+class ProcCpuTest {
+
+    /** A JVM's line (recorded on Linux 6.x): utime 1523, stime 211. */
+    private static final String JAVA = "48213 (java) S 48170 48170 3101 0 -1 1077936384 98213 0 12 0 1523 211 0 0 20 0 "
+            + "41 0 1234567 5123456789 61234 18446744073709551615 1 1 0 0 0 0 0 4096 16796879 0 0 0 17 1 0 0 0 0 0";
+    /** A command name with a space and a parenthesis: the fields are counted from the last ')'. */
+    private static final String ODD_NAME = "77 (my (odd) name) R 1 77 77 0 -1 4194560 10 0 0 0 42 8 0 0 20 0 1 0 99 "
+            + "1000 10 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
+
+    @Test
+    void sumsUserAndSystemTicks() {
+        assertThat(ProcCpu.ticks(JAVA)).isEqualTo(1523 + 211);
+        assertThat(ProcCpu.ticks(ODD_NAME)).isEqualTo(42 + 8);
+    }
+
+    @Test
+    void refusesWhatIsNotAStatLine() {
+        assertThatThrownBy(() -> ProcCpu.ticks("cpu  123 0 456")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProcCpu.ticks("1 (java) S 1 2 3")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void millisecondsPerDecisionFromTwoReadings() {
+        // 250 ticks = 2.5 s of CPU over 5,000 decisions = 0.5 ms each
+        assertThat(ProcCpu.millisPerDecision(1_000, 1_250, 5_000)).isEqualTo(0.5);
+        assertThat(ProcCpu.millisPerDecision(1_000, 1_000, 10)).isZero();
+    }
+
+    @Test
+    void noFigureWithoutDecisionsOrWhenTheCounterWentBack() {
+        assertThat(ProcCpu.millisPerDecision(1_000, 1_250, 0)).isNaN();
+        assertThat(ProcCpu.millisPerDecision(1_250, 1_000, 10)).isNaN();
+    }
+
+    @Test
+    void readsThisProcess() {
+        assertThat(ProcCpu.read(ProcessHandle.current().pid())).isPresent();
+        assertThat(ProcCpu.readAll(java.util.List.of(ProcessHandle.current().pid(), Long.MAX_VALUE))).isEmpty();
+    }
+}
