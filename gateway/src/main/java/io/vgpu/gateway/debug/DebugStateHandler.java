@@ -28,10 +28,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local view of the
- * shared state, for invariant checkers (the chaos harness reads every replica's view) and for people debugging a
- * cluster. It shows what this replica would decide on, not the authoritative value: a replica's view lags by its
- * listener latency. Carries the same pod names the {@code hami_vgpu_*} metrics already carry; no secrets.
+ * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local copy of the nodes
+ * whose keys it owns (their full values, with pod charges and lock: full node values live only with their key's
+ * owner and backup, DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"), for invariant checkers (the chaos
+ * harness unions every replica's dump) and for people debugging a cluster. The replicas' dumps together hold every
+ * node; during a migration a node may be in two dumps or, for a moment, in none. Each shows the owner's local copy,
+ * which lags the authoritative value by its listener latency. Carries the same pod names the {@code hami_vgpu_*} metrics already carry; no secrets.
  *
  * <pre>
  * {"replica":"r1","nowMillis":1700000000000,"ready":true,

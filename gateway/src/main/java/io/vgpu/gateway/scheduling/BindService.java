@@ -10,6 +10,10 @@ import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.scheduling.BindSteps.Attempt;
+import io.vgpu.gateway.scheduling.BindSteps.Done;
+import io.vgpu.gateway.scheduling.BindSteps.Going;
+import io.vgpu.gateway.scheduling.BindSteps.Step;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.Vendor;
 import org.slf4j.Logger;
@@ -18,7 +22,13 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+
+import static io.vgpu.gateway.scheduling.BindSteps.done;
+import static io.vgpu.gateway.scheduling.BindSteps.finished;
+import static io.vgpu.gateway.scheduling.BindSteps.proceed;
+import static io.vgpu.gateway.scheduling.BindSteps.reported;
+import static io.vgpu.gateway.scheduling.BindSteps.step;
+import static io.vgpu.gateway.scheduling.BindSteps.then;
 
 /**
  * The {@code /bind} verb (spec §11.1 with DESIGN.md §3's changes), as HAMi's {@code Bind} reads: look the pod and
@@ -227,66 +237,6 @@ public final class BindService {
             }
             return done.outcome();
         });
-    }
-
-    // ---- how the steps chain ----
-
-    /** Where a bind stands between two steps. */
-    private sealed interface Step permits Going, Done {
-    }
-
-    /** What a bind knows so far: the request, the pod once looked up, whether it holds the node locks. */
-    private record Attempt(BindRequest request, ObservedPod pod, boolean locked) {
-        Attempt with(ObservedPod observed) {
-            return new Attempt(request, observed, locked);
-        }
-
-        Attempt holdingLocks() {
-            return new Attempt(request, pod, true);
-        }
-    }
-
-    /** On to the next step. */
-    private record Going(Attempt attempt) implements Step {
-    }
-
-    /** Finished with {@code outcome}; {@code event} is the BindingFailed text to record on the pod, or null. */
-    private record Done(Attempt attempt, BindOutcome outcome, String event) implements Step {
-    }
-
-    /** The next step, when the bind is still going; an unexpected failure of the step finishes the bind. */
-    private Function<Step, Future<Step>> then(Function<Attempt, Future<Step>> next) {
-        return step -> step instanceof Going going ? step(going.attempt(), next) : Future.succeededFuture(step);
-    }
-
-    /** Runs one step; a thrown exception or a failed future becomes the bind's reported failure. */
-    private Future<Step> step(Attempt attempt, Function<Attempt, Future<Step>> next) {
-        Future<Step> ran;
-        try {
-            ran = next.apply(attempt);
-        } catch (RuntimeException e) {
-            ran = Future.failedFuture(e);
-        }
-        return ran.recover(e -> reported(attempt, DecisionFailure.of(e), DecisionFailure.message(e)));
-    }
-
-    private static Future<Step> proceed(Attempt attempt) {
-        return Future.succeededFuture(new Going(attempt));
-    }
-
-    private static Future<Step> finished(Attempt attempt, BindOutcome outcome, String event) {
-        return Future.succeededFuture(new Done(attempt, outcome, event));
-    }
-
-    private static Future<Step> done(Attempt attempt, DecisionFailure cause, String message, String event) {
-        return finished(attempt, new BindOutcome.Refused(cause, message), event);
-    }
-
-    /** A refusal that is logged and recorded as the pod's BindingFailed event. */
-    private static Future<Step> reported(Attempt attempt, DecisionFailure cause, String message) {
-        BindRequest request = attempt.request();
-        LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
-        return done(attempt, cause, message, message);
     }
 
     // ---- helpers ----

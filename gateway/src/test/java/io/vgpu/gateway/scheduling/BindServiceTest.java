@@ -225,26 +225,26 @@ class BindServiceTest {
     }
 
     @Test
-    void aBindThatFindsTheLockContendedConfirmsNothingAndIsRefusedWhenTheWaitEnds() {
+    void aBindThatFindsTheLockContendedConfirmsNothingAndIsRefusedWhenTheWaitEnds(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000); // q binds on this node right now
         SchedulingConfig noWait = new SchedulingConfig(Duration.ofSeconds(25), 3, Duration.ofMinutes(5),
                 Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(10));
 
-        BindOutcome result = bind(service(cacheShowing(pod), LockFixtures.free(vertx, state, CLOCK, locks, noWait)),
-                pod, NODE);
-
-        assertThat(error(result)).contains("node-a").contains("locked");
-        assertThat(state.nodeState(NODE).charge(pod.uid())).as("the reservation, not confirmed")
-                .isInstanceOf(PodCharge.Reserved.class);
-        assertThat(state.nodeState(NODE).lock().name()).isEqualTo("q");
-        assertThat(locks).isEmpty();
-        assertThat(writes.bindPhases).isZero();
+        finish(ctx, bind(service(cacheShowing(pod), LockFixtures.free(vertx, state, CLOCK, locks, noWait)), pod, NODE),
+                result -> {
+                    assertThat(error(result)).contains("node-a").contains("locked");
+                    assertThat(state.nodeState(NODE).charge(pod.uid())).as("the reservation, not confirmed")
+                            .isInstanceOf(PodCharge.Reserved.class);
+                    assertThat(state.nodeState(NODE).lock().name()).isEqualTo("q");
+                    assertThat(locks).isEmpty();
+                    assertThat(writes.bindPhases).isZero();
+                });
     }
 
     @Test
-    void aContendedBindConfirmsAndLocksInOneStepOnceTheHolderReleases() {
+    void aContendedBindConfirmsAndLocksInOneStepOnceTheHolderReleases(VertxTestContext ctx) {
         PodSpec pod = filteredPod(NODE);
         state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
         state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000);
@@ -254,13 +254,13 @@ class BindServiceTest {
             state.unlockNode(NODE, "ns", "q");
         });
 
-        BindOutcome result = bind(service(cacheShowing(pod)), pod, NODE);
-
-        assertThat(result).isEqualTo(BindOutcome.BOUND);
-        assertThat(seenWhileContended).singleElement().isInstanceOf(PodCharge.Reserved.class);
-        assertThat(state.nodeState(NODE).charge(pod.uid())).isInstanceOf(PodCharge.Bound.class);
-        assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
-        assertThat(writes.bindings).isEqualTo(1);
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(seenWhileContended).singleElement().isInstanceOf(PodCharge.Reserved.class);
+            assertThat(state.nodeState(NODE).charge(pod.uid())).isInstanceOf(PodCharge.Bound.class);
+            assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+            assertThat(writes.bindings).isEqualTo(1);
+        });
     }
 
     private BindService service(ClusterCache cache) {

@@ -183,6 +183,11 @@ public final class InMemoryClusterState implements ClusterState {
     }
 
     @Override
+    public CompletionStage<Optional<NodeState>> readNode(String name) {
+        return CompletableFuture.completedFuture(Optional.ofNullable(nodes.get(name)));
+    }
+
+    @Override
     public QuotaState quota(String namespace) {
         QuotaState q = quotas.get(namespace);
         return q == null ? QuotaState.absent(namespace) : q;

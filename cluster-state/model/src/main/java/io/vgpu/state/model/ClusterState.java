@@ -187,8 +187,19 @@ public interface ClusterState {
     /** The local view of one node, or null when it is not registered. Never blocks. */
     NodeView node(String name);
 
-    /** The local copy of one node's full state (charges, lock), or null when the key is absent. Never blocks. */
+    /**
+     * The full state (charges, lock) of a node whose key this replica {@link #ownsNode owns}, from the owner's local
+     * copy; null when the key is absent or another replica owns it (full node states never fan out to other
+     * replicas: DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"). For the owner-side callers: ingest, lock
+     * release, gauges, debug dumps. Never blocks.
+     */
     NodeState nodeState(String name);
+
+    /**
+     * The full state of any node, read from its key's owner (no network hop when this replica owns it); empty when
+     * the key is absent. Fails with {@link ClusterStateUnavailableException} when the state cannot serve the read.
+     */
+    CompletionStage<Optional<NodeState>> readNode(String name);
 
     /** The local copy of one namespace's quota, or {@link QuotaState#absent} when none. Never blocks. */
     QuotaState quota(String namespace);

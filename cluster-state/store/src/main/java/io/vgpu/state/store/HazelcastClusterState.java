@@ -72,8 +72,10 @@ import java.util.logging.Level;
  * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
  * parallel. Local reads come from listener-fed snapshots: the views ({@link #nodes}, {@link #node}) from the summary
  * map, where each node key's owner republishes the node's usage summary after every change ({@link SummaryPublisher}:
- * O(GPUs) per change, ordered by version; a new owner republishes what it took over); {@link #nodeState} and
- * {@link #quota} from the node and quota maps.
+ * O(GPUs) per change, ordered by version; a new owner republishes what it took over); {@link #quota} from the quota
+ * map. The full node values, with their pod charges, stay with each key's owner (and backup): {@link #nodeState} reads
+ * them only for keys this member owns ({@link OwnedStates}, fed by the node map's local entry listener), and
+ * {@link #readNode} asks the key's owner. No member receives another member's node values.
  *
  * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
  * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
@@ -92,7 +94,7 @@ public final class HazelcastClusterState implements ClusterState {
     private final IMap<String, QuotaState> quotas;
     private final IMap<String, String> podIndex;
     private final IMap<String, NodeSummary> summaries;
-    private final LocalSnapshot<NodeState, Void> nodeSnapshot = new LocalSnapshot<>(s -> null);
+    private final OwnedStates owned = new OwnedStates(this::ownsKey);
     /** The views: every node's summary, newest version kept (DESIGN.md §3 "What fans out is O(GPUs)"). */
     private final LocalSnapshot<NodeSummary, NodeView> summarySnapshot = new LocalSnapshot<>(NodeSummary::view,
             NodeSummary::supersedes);
@@ -127,12 +129,14 @@ public final class HazelcastClusterState implements ClusterState {
         // listeners first, then the initial load: nothing changed in between is lost
         this.publishListener = nodes.addLocalEntryListener(publisher, Predicates.alwaysTrue(), true);
         this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(summarySnapshot, viewFeed), true);
-        this.nodeListener = nodes.addEntryListener(new SnapshotFeed<>(nodeSnapshot, viewFeed), true);
+        this.nodeListener = nodes.addLocalEntryListener(new SnapshotFeed<>(owned.listener(), viewFeed),
+                Predicates.alwaysTrue(), true);
         this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
         // a new owner (migration, or a backup promoted after its owner died) republishes the summaries of the keys
         // it took over: the former owner may have committed a change and died before publishing it
         resync.add(keys -> loader.execute(() -> republish(keys, false)));
+        resync.afterMigrations(() -> loader.execute(owned::retainOwned));
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
@@ -160,7 +164,7 @@ public final class HazelcastClusterState implements ClusterState {
 
     /** After a merge: reads both maps again; keys changed by events meanwhile keep the events' values. */
     private void reloadSnapshots() {
-        nodeSnapshot.beginLoad();
+        owned.beginLoad();
         summarySnapshot.beginLoad();
         quotaSnapshot.beginLoad();
         loadSnapshots();
@@ -173,10 +177,10 @@ public final class HazelcastClusterState implements ClusterState {
     private void loadSnapshots() {
         try {
             Map<String, NodeSummary> allSummaries = Map.copyOf(summaries);
-            Map<String, NodeState> allNodes = Map.copyOf(nodes);
+            Map<String, NodeState> ownedNodes = nodes.getAll(nodes.localKeySet());
             Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
             summarySnapshot.load(allSummaries);
-            nodeSnapshot.load(allNodes);
+            owned.load(ownedNodes);
             quotaSnapshot.load(allQuotas);
             ready.complete(null);
         } catch (RuntimeException e) {
@@ -193,21 +197,22 @@ public final class HazelcastClusterState implements ClusterState {
 
     /**
      * Publishes the summaries of the node keys this member owns that {@code keys} matches, read from their entries
-     * here (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
+     * here, and keeps those values as owned ones (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
      * next change of a key publishes it again).
      */
     private void republish(Predicate<String> keys, boolean reset) {
         try {
-            Set<String> owned = new HashSet<>();
+            Set<String> taken = new HashSet<>();
             for (String key : nodes.localKeySet()) {
                 if (keys.test(key)) {
-                    owned.add(key);
+                    taken.add(key);
                 }
             }
-            if (owned.isEmpty()) {
+            if (taken.isEmpty()) {
                 return;
             }
-            nodes.getAll(owned).values().forEach(value -> {
+            nodes.getAll(taken).values().forEach(value -> {
+                owned.offer(value);
                 NodeSummary summary = NodeSummary.of(value);
                 publisher.republish(reset ? summary.asReset() : summary);
             });
@@ -418,8 +423,8 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public CompletionStage<Integer> sweepExpired(long nowMillis) {
         Set<String> nodeKeys = new HashSet<>();
-        nodeSnapshot.values().forEach(s -> {
-            if (s.hasExpiredAt(nowMillis) && ownsKey(s.name())) {
+        owned.all().forEach(s -> {
+            if (s.hasExpiredAt(nowMillis)) {
                 nodeKeys.add(s.name());
             }
         });
@@ -508,15 +513,24 @@ public final class HazelcastClusterState implements ClusterState {
 
     @Override
     public NodeState nodeState(String name) {
-        return nodeSnapshot.get(name);
+        return owned.get(name);
+    }
+
+    @Override
+    public CompletionStage<Optional<NodeState>> readNode(String name) {
+        NodeState local = owned.get(name);
+        if (local != null) {
+            return CompletableFuture.completedFuture(Optional.of(local));
+        }
+        return stages.call("read node " + name, () -> nodes.getAsync(name), Optional::ofNullable);
     }
 
     /**
-     * Every node value of this replica's local snapshot, registered or not (a node that is not registered yet may
-     * hold charges from informer ingest): for debug dumps. No network.
+     * Every node value whose key this member owns, registered or not (a node that is not registered yet may hold
+     * charges from informer ingest): for debug dumps; the replicas' dumps together hold every node. No network.
      */
     public Collection<NodeState> nodeStates() {
-        return List.copyOf(nodeSnapshot.values());
+        return List.copyOf(owned.all());
     }
 
     @Override

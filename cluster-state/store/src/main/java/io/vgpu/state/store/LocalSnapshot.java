@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * This replica's copy of every entry of one map, fed by a cluster-wide entry listener with values (not a near
@@ -94,6 +95,24 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
     /** Starts recording the keys that events touch, before the map is read again for {@link #load}. */
     void beginLoad() {
         touchedWhileLoading = ConcurrentHashMap.newKeySet();
+    }
+
+    /** A value read outside the listener (e.g. a key taken over): applied like an event, so a newer one stays. */
+    void offer(String key, V value) {
+        apply(key, value);
+    }
+
+    /** Drops every key {@code keep} rejects. */
+    void retain(Predicate<String> keep) {
+        for (String key : values.keySet()) {
+            values.computeIfPresent(key, (k, current) -> {
+                if (keep.test(k)) {
+                    return current;
+                }
+                derived.remove(k);
+                return null;
+            });
+        }
     }
 
     V get(String key) {
