@@ -16,6 +16,7 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.PodDevicesCodec;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.store.HazelcastClusterState;
 
@@ -42,7 +43,8 @@ import java.util.function.Supplier;
  *            "devices":"&lt;hami.io/node-nvidia-register value&gt;",
  *            "charges":[{"uid":"…","namespace":"ns","name":"p","state":"Reserved","deadlineMillis":1700000025000,
  *                        "initCount":0,"devices":"&lt;hami.io/vgpu-devices-allocated value&gt;"}],
- *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}]}
+ *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}],
+ *  "view":["n1","n2"]}
  * </pre>
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
@@ -154,6 +156,9 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         for (NodeState node : all) {
             node(nodes.addObject(), node);
         }
+        // the registered nodes this replica scores (its view, fed by every node's summary), by name
+        ArrayNode view = root.putArray("view");
+        state.nodes().stream().map(NodeView::name).sorted().forEach(view::add);
         DraDump.write(root.putObject("dra"), dra.get(), state::ownsNode);
         return root.toString();
     }
