@@ -16,6 +16,7 @@ import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.PodDevicesCodec;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.store.HazelcastClusterState;
 
@@ -28,10 +29,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local view of the
- * shared state, for invariant checkers (the chaos harness reads every replica's view) and for people debugging a
- * cluster. It shows what this replica would decide on, not the authoritative value: a replica's view lags by its
- * listener latency. Carries the same pod names the {@code hami_vgpu_*} metrics already carry; no secrets.
+ * {@code GET /debug/state} on the metrics listener: a read-only JSON dump of THIS replica's local copy of the nodes
+ * whose keys it owns (their full values, with pod charges and lock: full node values live only with their key's
+ * owner and backup, DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"), for invariant checkers (the chaos
+ * harness unions every replica's dump) and for people debugging a cluster. The replicas' dumps together hold every
+ * node; during a migration a node may be in two dumps or, for a moment, in none. Each shows the owner's local copy,
+ * which lags the authoritative value by its listener latency. Carries the same pod names the {@code hami_vgpu_*} metrics already carry; no secrets.
  *
  * <pre>
  * {"replica":"r1","nowMillis":1700000000000,"ready":true,
@@ -40,7 +43,8 @@ import java.util.function.Supplier;
  *            "devices":"&lt;hami.io/node-nvidia-register value&gt;",
  *            "charges":[{"uid":"…","namespace":"ns","name":"p","state":"Reserved","deadlineMillis":1700000025000,
  *                        "initCount":0,"devices":"&lt;hami.io/vgpu-devices-allocated value&gt;"}],
- *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}]}
+ *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}],
+ *  "view":["n1","n2"]}
  * </pre>
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
@@ -152,6 +156,9 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         for (NodeState node : all) {
             node(nodes.addObject(), node);
         }
+        // the registered nodes this replica scores (its view, fed by every node's summary), by name
+        ArrayNode view = root.putArray("view");
+        state.nodes().stream().map(NodeView::name).sorted().forEach(view::add);
         DraDump.write(root.putObject("dra"), dra.get(), state::ownsNode);
         return root.toString();
     }

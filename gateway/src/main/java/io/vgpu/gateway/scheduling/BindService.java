@@ -10,6 +10,10 @@ import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.request.PodRequests;
 import io.vgpu.gateway.core.request.RequestDeriver;
+import io.vgpu.gateway.scheduling.BindSteps.Attempt;
+import io.vgpu.gateway.scheduling.BindSteps.Done;
+import io.vgpu.gateway.scheduling.BindSteps.Going;
+import io.vgpu.gateway.scheduling.BindSteps.Step;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.Vendor;
 import org.slf4j.Logger;
@@ -18,7 +22,13 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+
+import static io.vgpu.gateway.scheduling.BindSteps.done;
+import static io.vgpu.gateway.scheduling.BindSteps.finished;
+import static io.vgpu.gateway.scheduling.BindSteps.proceed;
+import static io.vgpu.gateway.scheduling.BindSteps.reported;
+import static io.vgpu.gateway.scheduling.BindSteps.step;
+import static io.vgpu.gateway.scheduling.BindSteps.then;
 
 /**
  * The {@code /bind} verb (spec §11.1 with DESIGN.md §3's changes), as HAMi's {@code Bind} reads: look the pod and
@@ -34,9 +44,10 @@ import java.util.function.Function;
  *   look up: pod from the cache, else one live read ── missing ──────► Refused (reservation dropped)
  *                                                   ── another UID ──► Refused (nothing changed)
  *            node in the cache? ─────────────────────── no ──────────► Refused (reservation dropped)
- *   confirm ─── bound here already (cache or live read) ─────────────► Bound (nothing written)
+ *   confirm+lock, one processor (the lock only for a pod whose regular containers ask for a GPU)
+ *           ─── bound here already (cache or live read) ─────────────► Bound (nothing written)
  *           ─── bound elsewhere / refused / no reservation ──────────► Refused
- *   lock (only a pod whose regular containers ask for a GPU) ── not taken within the wait ──► Refused
+ *           ─── lock contended: neither applied, tried again ── not taken within the wait ──► Refused
  *   bind-phase=allocating ─► Binding ─► Bound
  *   undo: a bind that took the locks and failed releases them; a Binding that finds the pod bound elsewhere also
  *         drops this node's charge
@@ -80,7 +91,7 @@ public final class BindService {
         this.confirmation = new Confirmation(state, pods, config, clock);
     }
 
-    /** Binds one pod: look up → confirm → lock → bind-phase → Binding, then the one undo. The future never fails. */
+    /** Binds one pod: look up → confirm+lock → bind-phase → Binding, then the one undo. The future never fails. */
     public Future<BindOutcome> bind(BindRequest request) {
         String invalid = request.problem();
         if (invalid != null) {
@@ -90,8 +101,7 @@ public final class BindService {
         }
         try {
             return step(new Attempt(request, null, false), this::lookUp)
-                    .compose(then(this::confirm))
-                    .compose(then(this::lock))
+                    .compose(then(this::confirmAndLock))
                     .compose(then(this::bindPhase))
                     .compose(then(this::binding))
                     .compose(this::undoIfFailed);
@@ -137,8 +147,12 @@ public final class BindService {
         });
     }
 
-    /** Bound already (to this node: done; elsewhere: refused), else the reservation becomes a Bound charge. */
-    private Future<Step> confirm(Attempt attempt) {
+    /**
+     * Bound already (to this node: done; elsewhere: refused), else the reservation becomes a Bound charge and, for a
+     * pod that needs the node lock, the lock is taken in the same processor ({@link ClusterState#confirmAndLock}: one
+     * hop; a contended lock applies neither and the bind waits and tries both again, {@link NodeLocks}).
+     */
+    private Future<Step> confirmAndLock(Attempt attempt) {
         BindRequest request = attempt.request();
         String boundNode = attempt.pod().boundNode();
         if (request.node().equals(boundNode)) {
@@ -148,20 +162,33 @@ public final class BindService {
             return reported(attempt, DecisionFailure.BOUND_ELSEWHERE, "pod " + qualified(request)
                     + " is already bound to node " + boundNode);
         }
-        return confirmation.confirm(request, attempt.pod()).compose(result -> {
-            if (result instanceof Confirmation.Refused refused) {
+        if (!needsNodeLock(attempt.pod().spec())) {
+            return confirmation.confirm(request, attempt.pod()).compose(result -> confirmed(attempt, result));
+        }
+        Confirmation.ConfirmingLock confirming = confirmation.confirmingLock(request, attempt.pod());
+        return locks.acquire(request.node(), request.pod().namespacedName(), confirming).compose(taken -> {
+            if (taken instanceof NodeLocks.Acquisition.Refused refused) {
                 return reported(attempt, refused.cause(), refused.message());
             }
-            return result instanceof Confirmation.Done ? finished(attempt, BindOutcome.BOUND, null)
-                    : proceed(attempt);
+            if (taken instanceof NodeLocks.Acquisition.Held) {
+                return proceed(attempt.holdingLocks());
+            }
+            // declined: the confirmation decided without the lock; a pod the shared state shows bound that the API
+            // server shows unbound (a bind that failed past its confirmation) is locked on its own and bound again
+            Confirmation.Result result = confirming.result();
+            return result instanceof Confirmation.Proceed ? lock(attempt) : confirmed(attempt, result);
         });
     }
 
-    /** HAMi locks only when a regular (non-init) container asks for an NVIDIA device (spec §11.1 step 3). */
-    private Future<Step> lock(Attempt attempt) {
-        if (!needsNodeLock(attempt.pod().spec())) {
-            return proceed(attempt);
+    private Future<Step> confirmed(Attempt attempt, Confirmation.Result result) {
+        if (result instanceof Confirmation.Refused refused) {
+            return reported(attempt, refused.cause(), refused.message());
         }
+        return result instanceof Confirmation.Done ? finished(attempt, BindOutcome.BOUND, null) : proceed(attempt);
+    }
+
+    /** The node lock alone, for a pod whose charge the shared state holds as bound already. */
+    private Future<Step> lock(Attempt attempt) {
         BindRequest request = attempt.request();
         return locks.acquire(request.node(), request.pod().namespacedName()).compose(taken ->
                 taken instanceof NodeLocks.Acquisition.Refused refused
@@ -210,66 +237,6 @@ public final class BindService {
             }
             return done.outcome();
         });
-    }
-
-    // ---- how the steps chain ----
-
-    /** Where a bind stands between two steps. */
-    private sealed interface Step permits Going, Done {
-    }
-
-    /** What a bind knows so far: the request, the pod once looked up, whether it holds the node locks. */
-    private record Attempt(BindRequest request, ObservedPod pod, boolean locked) {
-        Attempt with(ObservedPod observed) {
-            return new Attempt(request, observed, locked);
-        }
-
-        Attempt holdingLocks() {
-            return new Attempt(request, pod, true);
-        }
-    }
-
-    /** On to the next step. */
-    private record Going(Attempt attempt) implements Step {
-    }
-
-    /** Finished with {@code outcome}; {@code event} is the BindingFailed text to record on the pod, or null. */
-    private record Done(Attempt attempt, BindOutcome outcome, String event) implements Step {
-    }
-
-    /** The next step, when the bind is still going; an unexpected failure of the step finishes the bind. */
-    private Function<Step, Future<Step>> then(Function<Attempt, Future<Step>> next) {
-        return step -> step instanceof Going going ? step(going.attempt(), next) : Future.succeededFuture(step);
-    }
-
-    /** Runs one step; a thrown exception or a failed future becomes the bind's reported failure. */
-    private Future<Step> step(Attempt attempt, Function<Attempt, Future<Step>> next) {
-        Future<Step> ran;
-        try {
-            ran = next.apply(attempt);
-        } catch (RuntimeException e) {
-            ran = Future.failedFuture(e);
-        }
-        return ran.recover(e -> reported(attempt, DecisionFailure.of(e), DecisionFailure.message(e)));
-    }
-
-    private static Future<Step> proceed(Attempt attempt) {
-        return Future.succeededFuture(new Going(attempt));
-    }
-
-    private static Future<Step> finished(Attempt attempt, BindOutcome outcome, String event) {
-        return Future.succeededFuture(new Done(attempt, outcome, event));
-    }
-
-    private static Future<Step> done(Attempt attempt, DecisionFailure cause, String message, String event) {
-        return finished(attempt, new BindOutcome.Refused(cause, message), event);
-    }
-
-    /** A refusal that is logged and recorded as the pod's BindingFailed event. */
-    private static Future<Step> reported(Attempt attempt, DecisionFailure cause, String message) {
-        BindRequest request = attempt.request();
-        LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
-        return done(attempt, cause, message, message);
     }
 
     // ---- helpers ----

@@ -176,10 +176,16 @@ final class ChargeMoves {
      * @param cachedNodes the node each cached pod (by UID) is charged to ("" for none)
      */
     CompletionStage<?> releaseVanished(String node, Map<String, String> cachedNodes) {
-        NodeState current = state.nodeState(node);
-        if (current == null || !state.ownsNode(node)) {
+        if (!state.ownsNode(node)) {
             return CompletableFuture.completedFuture(null);
         }
+        // read at the owner (this replica): a key just taken over may not be in the owned copy yet
+        return state.readNode(node).thenCompose(current -> current.isEmpty() ? CompletableFuture.completedFuture(null)
+                : releaseVanished(current.get(), cachedNodes));
+    }
+
+    private CompletionStage<?> releaseVanished(NodeState current, Map<String, String> cachedNodes) {
+        String node = current.name();
         List<CompletableFuture<?>> releases = new ArrayList<>();
         current.charges().forEach((uid, charge) -> {
             if (!(charge instanceof PodCharge.Bound)) {

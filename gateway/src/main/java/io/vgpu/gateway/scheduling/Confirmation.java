@@ -6,13 +6,16 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
+import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -72,24 +75,77 @@ final class Confirmation {
 
     /** Confirms {@code pod} (as the cache or a live read shows it, unbound) on the request's node. */
     Future<Result> confirm(BindRequest request, ObservedPod pod) {
+        return decide(request, pod, (ref, fallback) -> Stages.onContext(state.confirm(request.node(), ref, fallback,
+                clock.millis())).map(outcome -> new ConfirmLockOutcome(outcome, null))).map(Decision::result);
+    }
+
+    /**
+     * The confirmation and the shared node lock in one processor ({@link ClusterState#confirmAndLock}), as the
+     * shared try of {@link NodeLocks#acquire(String, io.vgpu.gateway.core.nodelock.NamespacedName,
+     * NodeLocks.SharedTry)}: each try answers the lock's outcome when the confirmation charged the pod, else
+     * empty, and {@link ConfirmingLock#result()} tells what the last try decided.
+     */
+    ConfirmingLock confirmingLock(BindRequest request, ObservedPod pod) {
+        return new ConfirmingLock(request, pod);
+    }
+
+    /** A bind's confirm-and-lock tries; used on the bind's context only, one try at a time. */
+    final class ConfirmingLock implements NodeLocks.SharedTry {
+        private final BindRequest request;
+        private final ObservedPod pod;
+        private Result result = PROCEED;
+
+        private ConfirmingLock(BindRequest request, ObservedPod pod) {
+            this.request = request;
+            this.pod = pod;
+        }
+
+        @Override
+        public Future<Optional<LockOutcome>> attempt(long nowMillis) {
+            return decide(request, pod, (ref, fallback) -> Stages.onContext(state.confirmAndLock(request.node(), ref,
+                    fallback, nowMillis, config.nodeLockTimeout().toMillis()))).map(decision -> {
+                        result = decision.result();
+                        return Optional.ofNullable(decision.lock());
+                    });
+        }
+
+        /** What the last try decided; {@link Proceed} while the lock was tried (held or contended). */
+        Result result() {
+            return result;
+        }
+    }
+
+    /** One call to the shared state: a confirmation (with or without the lock) for {@code ref}. */
+    @FunctionalInterface
+    private interface ConfirmCall {
+        Future<ConfirmLockOutcome> call(PodRef ref, PodAllocation fallback);
+    }
+
+    /** Where the confirmation leaves the bind, and the lock's outcome when the lock was tried. */
+    private record Decision(Result result, LockOutcome lock) {
+    }
+
+    private Future<Decision> decide(BindRequest request, ObservedPod pod, ConfirmCall confirm) {
         PodRef ref = new PodRef(request.uid(), request.namespace(), request.name());
         PodAllocation recorded = recordedAllocation(pod.spec(), request.node());
-        return confirm(request, ref, null)
-                .compose(outcome -> outcome instanceof ConfirmOutcome.Missing && recorded != null
-                        ? reReserveUnlessPlacedElsewhere(request, ref, recorded) : decided(request, outcome));
+        return timed(confirm.call(ref, null))
+                .compose(outcome -> outcome.confirm() instanceof ConfirmOutcome.Missing && recorded != null
+                        ? reReserveUnlessPlacedElsewhere(request, ref, recorded, confirm) : decided(request, outcome));
     }
 
-    private Future<Result> decided(BindRequest request, ConfirmOutcome outcome) {
-        if (!(outcome instanceof ConfirmOutcome.Confirmed confirmed)) {
-            return Future.succeededFuture(refused(request, outcome));
+    private Future<Decision> decided(BindRequest request, ConfirmLockOutcome outcome) {
+        if (outcome.lock() != null) {
+            return Future.succeededFuture(new Decision(PROCEED, outcome.lock()));
         }
-        return confirmed.via() == ConfirmOutcome.Via.ALREADY_BOUND ? boundBefore(request)
-                : Future.succeededFuture(PROCEED);
+        if (!(outcome.confirm() instanceof ConfirmOutcome.Confirmed confirmed)) {
+            return Future.succeededFuture(new Decision(refused(request, outcome.confirm()), null));
+        }
+        return (confirmed.via() == ConfirmOutcome.Via.ALREADY_BOUND ? boundBefore(request)
+                : Future.succeededFuture(PROCEED)).map(result -> new Decision(result, null));
     }
 
-    private Future<ConfirmOutcome> confirm(BindRequest request, PodRef ref, PodAllocation fallback) {
-        return Stages.onContext(state.confirm(request.node(), ref, fallback, clock.millis()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    private <T> Future<T> timed(Future<T> call) {
+        return call.timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -98,13 +154,14 @@ final class Confirmation {
      * Then a later filter moved it (this replica's cache still shows the older annotation) and this bind comes from a
      * scheduler that missed that: re-reserving here would charge, lock and bind the pod a second time.
      */
-    private Future<Result> reReserveUnlessPlacedElsewhere(BindRequest request, PodRef ref, PodAllocation recorded) {
-        return Stages.onContext(state.podNode(request.uid()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+    private Future<Decision> reReserveUnlessPlacedElsewhere(BindRequest request, PodRef ref, PodAllocation recorded,
+                                                            ConfirmCall confirm) {
+        return timed(Stages.onContext(state.podNode(request.uid())))
                 .compose(placed -> placed.isPresent() && !placed.get().equals(request.node())
-                        ? Future.succeededFuture(new Refused(DecisionFailure.NO_RESERVATION, cannotBind(request)
-                                + "no reservation (the pod was placed on " + placed.get() + " since)"))
-                        : confirm(request, ref, recorded).compose(outcome -> decided(request, outcome)));
+                        ? Future.succeededFuture(new Decision(new Refused(DecisionFailure.NO_RESERVATION,
+                                cannotBind(request) + "no reservation (the pod was placed on " + placed.get()
+                                        + " since)"), null))
+                        : timed(confirm.call(ref, recorded)).compose(outcome -> decided(request, outcome)));
     }
 
     /**

@@ -18,7 +18,6 @@ import io.vgpu.gateway.core.reason.NodeReason;
 import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
-import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
@@ -105,6 +104,7 @@ public final class FilterService {
             }
             Call call = new Call(pod, nodeNames);
             return previousNode(pod)
+                    .compose(previous -> previousUsage(pod, previous))
                     .compose(previous -> decideAndReserve(call, previous))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
@@ -145,13 +145,32 @@ public final class FilterService {
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private Future<FilterOutcome> decideAndReserve(Call call, Optional<String> previous) {
+    /**
+     * The node holding the pod's earlier reservation, as scored without it: its full state is read from its key's
+     * owner (only a re-filtered pod pays this hop; replicas hold only usage summaries).
+     */
+    private Future<Optional<NodeView>> previousUsage(PodSpec pod, Optional<String> previous) {
+        if (previous.isEmpty() || state.node(previous.get()) == null) {
+            return Future.succeededFuture(Optional.empty());
+        }
+        String name = previous.get();
+        return Stages.onContext(state.readNode(name))
+                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .map(node -> {
+                    NodeView view = state.node(name);
+                    return node.isEmpty() || view == null ? Optional.empty() : Optional.of(new NodeView(name,
+                            node.get().usageWithout(pod.uid()), view.annotations(), view.pairScores()));
+                });
+    }
+
+    private Future<FilterOutcome> decideAndReserve(Call call, Optional<NodeView> previous) {
         // a re-filtered pod never competes with its own earlier reservation (spec §9.2 step 2); the decision's cost
         // grows with containers x nodes, so a large one runs off the event loop
         PodSpec pod = call.pod;
         long pairs = (long) (pod.containers().size() + pod.initContainers().size()) * Math.max(1, call.requested);
         return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, call.nodeNames,
-                        name -> viewWithout(name, pod.uid(), previous), quotas))
+                        name -> previous.filter(p -> p.name().equals(name)).orElseGet(() -> state.node(name)),
+                        quotas))
                 .compose(decision -> reserveDecided(call, decision));
     }
 
@@ -168,16 +187,6 @@ public final class FilterService {
             return Future.succeededFuture(new FilterOutcome.PassThrough());
         }
         return reserveRanked(call, fits, 0, new LinkedHashMap<>(fits.rejected()));
-    }
-
-    private NodeView viewWithout(String name, String podUid, Optional<String> previous) {
-        NodeView view = state.node(name);
-        if (view == null || previous.isEmpty() || !previous.get().equals(name)) {
-            return view;
-        }
-        NodeState node = state.nodeState(name);
-        return node == null ? view
-                : new NodeView(name, node.usageWithout(podUid), view.annotations(), view.pairScores());
     }
 
     private Future<FilterOutcome> reserveRanked(Call call, FilterDecision.Fits fits, int attempt,

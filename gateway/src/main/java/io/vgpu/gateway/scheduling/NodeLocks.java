@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -80,7 +81,26 @@ public final class NodeLocks {
          */
         record Refused(DecisionFailure cause, String message) implements Acquisition {
         }
+
+        /**
+         * The shared try decided without taking the lock (a bind's confirmation refused, or found the pod bound
+         * already): the pod holds neither lock, and the try's own answer says why.
+         */
+        record Declined() implements Acquisition {
+        }
     }
+
+    /**
+     * One try at the shared half of the lock, made again while it is contended: the model's lock outcome, or empty
+     * when the try decided without the lock ({@link Acquisition.Declined}).
+     */
+    @FunctionalInterface
+    public interface SharedTry {
+        /** Makes the try; {@code nowMillis} is the time the lock records. */
+        Future<Optional<io.vgpu.state.model.LockOutcome>> attempt(long nowMillis);
+    }
+
+    private static final Acquisition DECLINED = new Acquisition.Declined();
 
     private static final Acquisition HELD = new Acquisition.Held();
 
@@ -120,16 +140,30 @@ public final class NodeLocks {
      * died), so the shared lock is released owner-checked on every other end.
      */
     public Future<Acquisition> acquire(String node, NamespacedName pod) {
+        return acquire(node, pod, now -> Stages.onContext(state.lockNode(node, pod.namespace(), pod.name(), now,
+                config.nodeLockTimeout().toMillis())).map(Optional::of));
+    }
+
+    /**
+     * {@link #acquire(String, NamespacedName)} with the shared half taken by {@code shared}, e.g. {@code /bind}'s
+     * confirm-and-lock processor (one hop for both; a contended try changes nothing and is made again, as a plain
+     * lock is). A try that decides without the lock ends the wait with {@link Acquisition.Declined}: nothing to
+     * release, since a contended try took nothing.
+     */
+    public Future<Acquisition> acquire(String node, NamespacedName pod, SharedTry shared) {
         long deadline = clock.millis() + config.nodeLockWait().toMillis();
         long start = System.nanoTime();
-        return waitFor(node, deadline, () -> sharedLock(node, pod))
-                .compose(shared -> shared instanceof Acquisition.Held
-                        ? waitFor(node, deadline, () -> annotationLock(node, pod)) : Future.succeededFuture(shared))
-                .compose(taken -> taken instanceof Acquisition.Held ? Future.succeededFuture(taken)
-                        : unlockShared(node, pod).map(taken))
+        return waitFor(node, deadline, () -> sharedLock(node, pod, shared))
+                .compose(taken -> taken instanceof Acquisition.Held
+                        ? waitFor(node, deadline, () -> annotationLock(node, pod)) : Future.succeededFuture(taken))
+                .compose(taken -> taken instanceof Acquisition.Held || taken instanceof Acquisition.Declined
+                        ? Future.succeededFuture(taken) : unlockShared(node, pod).map(taken))
                 .recover(e -> unlockShared(node, pod).compose(x -> Future.failedFuture(e)))
-                .andThen(done -> waits.record(waitOutcome(done.succeeded() ? done.result() : null),
-                        System.nanoTime() - start));
+                .andThen(done -> {
+                    if (!(done.succeeded() && done.result() instanceof Acquisition.Declined)) {
+                        waits.record(waitOutcome(done.succeeded() ? done.result() : null), System.nanoTime() - start);
+                    }
+                });
     }
 
     /** Releases both locks if {@code pod} holds them (owner-checked, idempotent); never fails. */
@@ -158,11 +192,14 @@ public final class NodeLocks {
     }
 
     /** The contention decision, made atomically in the node's shared state (no API round trip); null: contended. */
-    private Future<Acquisition> sharedLock(String node, NamespacedName pod) {
-        return Stages.onContext(state.lockNode(node, pod.namespace(), pod.name(), clock.millis(),
-                        config.nodeLockTimeout().toMillis()))
+    private Future<Acquisition> sharedLock(String node, NamespacedName pod, SharedTry shared) {
+        return shared.attempt(clock.millis())
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .compose(outcome -> {
+                .compose(answer -> {
+                    if (answer.isEmpty()) {
+                        return Future.succeededFuture(DECLINED);
+                    }
+                    io.vgpu.state.model.LockOutcome outcome = answer.get();
                     if (outcome.holds()) {
                         return Future.succeededFuture(HELD);
                     }
@@ -170,7 +207,7 @@ public final class NodeLocks {
                         // its binder died between the shared lock and the annotation (nobody will release it), or
                         // its annotation is gone already and the key's owner has not seen it yet
                         return Stages.onContext(state.unlockNode(node, c.holder().namespace(), c.holder().name()))
-                                .compose(u -> sharedLock(node, pod));
+                                .compose(u -> sharedLock(node, pod, shared));
                     }
                     return Future.succeededFuture(outcome instanceof UnknownNode
                             ? new Acquisition.Refused(DecisionFailure.NODE_UNREGISTERED,

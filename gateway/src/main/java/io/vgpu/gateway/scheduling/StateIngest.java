@@ -11,7 +11,6 @@ import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.NodeInventory;
-import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
@@ -227,9 +226,13 @@ public final class StateIngest implements ClusterEvents {
      * releases; a charge that matches the cache needs nothing.
      */
     private CompletionStage<?> reingest(ObservedPod cached, String node) {
+        // read at the owner (this replica): a key just taken over may not be in the owned copy yet
+        return state.readNode(node).thenCompose(current -> reingest(cached, node,
+                current.map(s -> s.charge(cached.spec().uid())).orElse(null)));
+    }
+
+    private CompletionStage<?> reingest(ObservedPod cached, String node, PodCharge charge) {
         PodAllocation allocation = Recorded.allocation(cached.spec());
-        NodeState current = state.nodeState(node);
-        PodCharge charge = current == null ? null : current.charge(cached.spec().uid());
         boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());
         if (cached.finished()) {
             return charge == null ? CompletableFuture.completedFuture(null) : ingestPod(cached);

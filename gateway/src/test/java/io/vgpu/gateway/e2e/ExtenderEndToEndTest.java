@@ -104,10 +104,9 @@ class ExtenderEndToEndTest {
         Pod c = cluster.admit(ns, "pod-c", "10000");
         assertThat(cluster.filter(c, node).json().path("NodeNames")).containsExactly(text(node));
         CompletableFuture<E2eCluster.Reply> waiting = cluster.bindAsync(c, node);
-        // the bind confirms the reservation, then takes the lock: once confirmed, it is at the lock pod-b holds
-        cluster.eventually("pod-c's reservation is confirmed", () ->
-                cluster.nodeState(node).charge(c.getMetadata().getUid()) instanceof PodCharge.Bound);
+        // the bind confirms and locks in one processor: while pod-b holds the lock neither is applied
         assertThat(waiting).isNotDone();
+        assertThat(cluster.nodeState(node).charge(c.getMetadata().getUid())).isInstanceOf(PodCharge.Reserved.class);
         assertThat(cluster.pod(c).getSpec().getNodeName()).isNull();
         cluster.pluginAllocates(node, b);
         assertThat(E2eCluster.answered(waiting).body()).isEqualTo("{\"Error\":\"\"}");

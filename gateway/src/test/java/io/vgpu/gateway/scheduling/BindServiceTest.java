@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -220,6 +221,45 @@ class BindServiceTest {
         finish(ctx, bind(service(cacheShowing(pod), locks), pod, NODE), result -> {
             assertThat(result).isEqualTo(BindOutcome.BOUND);
             assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+        });
+    }
+
+    @Test
+    void aBindThatFindsTheLockContendedConfirmsNothingAndIsRefusedWhenTheWaitEnds(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000); // q binds on this node right now
+        SchedulingConfig noWait = new SchedulingConfig(Duration.ofSeconds(25), 3, Duration.ofMinutes(5),
+                Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(10));
+
+        finish(ctx, bind(service(cacheShowing(pod), LockFixtures.free(vertx, state, CLOCK, locks, noWait)), pod, NODE),
+                result -> {
+                    assertThat(error(result)).contains("node-a").contains("locked");
+                    assertThat(state.nodeState(NODE).charge(pod.uid())).as("the reservation, not confirmed")
+                            .isInstanceOf(PodCharge.Reserved.class);
+                    assertThat(state.nodeState(NODE).lock().name()).isEqualTo("q");
+                    assertThat(locks).isEmpty();
+                    assertThat(writes.bindPhases).isZero();
+                });
+    }
+
+    @Test
+    void aContendedBindConfirmsAndLocksInOneStepOnceTheHolderReleases(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.lockNode(NODE, "ns", "q", CLOCK.millis(), 300_000);
+        List<PodCharge> seenWhileContended = new ArrayList<>();
+        vertx.setTimer(150, t -> {
+            seenWhileContended.add(state.nodeState(NODE).charge(pod.uid()));
+            state.unlockNode(NODE, "ns", "q");
+        });
+
+        finish(ctx, bind(service(cacheShowing(pod)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(BindOutcome.BOUND);
+            assertThat(seenWhileContended).singleElement().isInstanceOf(PodCharge.Reserved.class);
+            assertThat(state.nodeState(NODE).charge(pod.uid())).isInstanceOf(PodCharge.Bound.class);
+            assertThat(state.nodeState(NODE).lock().name()).isEqualTo("p");
+            assertThat(writes.bindings).isEqualTo(1);
         });
     }
 

@@ -30,8 +30,12 @@ final class LockFixtures {
 
     /** Node locks whose annotation lock is always free; the nodes it locks are added to {@code locked}. */
     static NodeLocks free(Vertx vertx, ClusterState state, Clock clock, List<String> locked) {
-        return new NodeLocks(vertx, state, annotationLock(locked), SchedulingConfig.DEFAULTS, clock,
-                NodeLocks.LockWaits.NONE);
+        return free(vertx, state, clock, locked, SchedulingConfig.DEFAULTS);
+    }
+
+    /** {@link #free(Vertx, ClusterState, Clock, List)} with the given waits and timeouts. */
+    static NodeLocks free(Vertx vertx, ClusterState state, Clock clock, List<String> locked, SchedulingConfig config) {
+        return new NodeLocks(vertx, state, annotationLock(locked), config, clock, NodeLocks.LockWaits.NONE);
     }
 
     private static NodeLockPort annotationLock(List<String> locked) {

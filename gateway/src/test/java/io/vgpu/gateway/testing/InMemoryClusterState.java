@@ -1,6 +1,7 @@
 package io.vgpu.gateway.testing;
 
 import io.vgpu.state.model.ClusterState;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
@@ -75,6 +76,19 @@ public final class InMemoryClusterState implements ClusterState {
         if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
             move(pod.uid(), node);
         } else if (outcome.isConfirmed()) {
+            podIndex.put(pod.uid(), node);
+        }
+        return done(outcome);
+    }
+
+    @Override
+    public CompletionStage<ConfirmLockOutcome> confirmAndLock(String node, PodRef pod, PodAllocation fallback,
+                                                              long nowMillis, long lockTimeoutMillis) {
+        ConfirmLockOutcome outcome = onNode(node, s -> s.confirmAndLock(pod, fallback, nowMillis, lockTimeoutMillis));
+        if (outcome.applied() && outcome.confirm() instanceof ConfirmOutcome.Confirmed c
+                && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
+            move(pod.uid(), node);
+        } else if (outcome.applied()) {
             podIndex.put(pod.uid(), node);
         }
         return done(outcome);
@@ -166,6 +180,11 @@ public final class InMemoryClusterState implements ClusterState {
     @Override
     public NodeState nodeState(String name) {
         return nodes.get(name);
+    }
+
+    @Override
+    public CompletionStage<Optional<NodeState>> readNode(String name) {
+        return CompletableFuture.completedFuture(Optional.ofNullable(nodes.get(name)));
     }
 
     @Override

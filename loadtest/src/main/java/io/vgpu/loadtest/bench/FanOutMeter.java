@@ -8,47 +8,43 @@ import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
-import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Estimates the listener fan-out of the node map: every change of a {@code NodeState} is delivered to every
- * replica's snapshot listener with the key, the new and the old value (the store registers it with values). This
- * counts the change events (one light listener without values, on one replica: every replica receives the same
- * events) and, at the end, weighs them with the mean serialized size of the states that changed:
+ * Measures the change events a replica receives (DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"): since
+ * issue 14 a replica's listeners with values are on the node-summary map only (the node map's listener is local: a
+ * member sees only the changes of keys it owns, which are not fan-out). This listener is registered like the
+ * store's (with values), so it receives exactly the events the store's listener receives, and weighs each with
+ * Hazelcast's own serialized sizes ({@code Data.totalSize()}, Compact) of its key, new value and old value:
  * <pre>
- *   bytes/s per replica ≈ events/s × (key + 2 × mean serialized NodeState of the changed nodes)
+ *   bytes per event = key + new summary + old summary (when the event carries one)
  * </pre>
- * Sizes are Hazelcast's own serialized sizes ({@code Data.totalSize()}, Compact), measured once the run is over.
  */
 final class FanOutMeter implements AutoCloseable {
 
-    private final IMap<String, NodeState> nodes;
-    private final HazelcastClusterState state;
+    private final IMap<String, NodeSummary> summaries;
     private final SerializationService serialization;
     private final UUID registration;
     private final AtomicLong events = new AtomicLong();
-    private final Set<String> changed = ConcurrentHashMap.newKeySet();
+    private final AtomicLong bytes = new AtomicLong();
     private volatile boolean counting;
 
     FanOutMeter(HazelcastClusterState state) {
         HazelcastInstance member = state.member();
-        this.state = state;
-        this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
+        this.summaries = member.getMap(HazelcastMemberConfig.SUMMARY_MAP);
         this.serialization = ((SerializationServiceSupport) member).getSerializationService();
-        this.registration = nodes.addEntryListener(new Counter(), false);
+        this.registration = summaries.addEntryListener(new Counter(), true);
     }
 
     /** Starts counting (at the start of the measured window). */
     void start() {
         events.set(0);
-        changed.clear();
+        bytes.set(0);
         counting = true;
     }
 
@@ -61,65 +57,47 @@ final class FanOutMeter implements AutoCloseable {
         return events.get();
     }
 
-    /** The mean serialized size of a changed node's state and of its key, in bytes. */
+    /** The mean serialized size of a received event (key, new and old value), in bytes. */
     double meanEventBytes() {
-        long total = 0;
-        int n = 0;
-        for (String key : changed) {
-            NodeState s = state.nodeState(key);
-            if (s != null) {
-                total += serialization.toData(key).totalSize() + 2L * serialization.toData(s).totalSize();
-                n++;
-            }
-        }
-        return n == 0 ? 0 : (double) total / n;
-    }
-
-    /** Mean serialized size of one NodeState over all nodes, in bytes. */
-    double meanStateBytes() {
-        long total = 0;
-        int n = 0;
-        for (var view : state.nodes()) {
-            NodeState s = state.nodeState(view.name());
-            if (s != null) {
-                total += serialization.toData(s).totalSize();
-                n++;
-            }
-        }
-        return n == 0 ? 0 : (double) total / n;
+        long n = events.get();
+        return n == 0 ? 0 : (double) bytes.get() / n;
     }
 
     @Override
     public void close() {
         try {
-            nodes.removeEntryListener(registration);
+            summaries.removeEntryListener(registration);
         } catch (RuntimeException e) {
             // the member is shutting down
         }
     }
 
-    private final class Counter implements EntryAddedListener<String, NodeState>,
-            EntryUpdatedListener<String, NodeState>, EntryRemovedListener<String, NodeState> {
+    private long size(Object value) {
+        return value == null ? 0 : serialization.toData(value).totalSize();
+    }
 
-        private void count(EntryEvent<String, NodeState> e) {
+    private final class Counter implements EntryAddedListener<String, NodeSummary>,
+            EntryUpdatedListener<String, NodeSummary>, EntryRemovedListener<String, NodeSummary> {
+
+        private void count(EntryEvent<String, NodeSummary> e) {
             if (counting) {
                 events.incrementAndGet();
-                changed.add(e.getKey());
+                bytes.addAndGet(size(e.getKey()) + size(e.getValue()) + size(e.getOldValue()));
             }
         }
 
         @Override
-        public void entryAdded(EntryEvent<String, NodeState> event) {
+        public void entryAdded(EntryEvent<String, NodeSummary> event) {
             count(event);
         }
 
         @Override
-        public void entryUpdated(EntryEvent<String, NodeState> event) {
+        public void entryUpdated(EntryEvent<String, NodeSummary> event) {
             count(event);
         }
 
         @Override
-        public void entryRemoved(EntryEvent<String, NodeState> event) {
+        public void entryRemoved(EntryEvent<String, NodeSummary> event) {
             count(event);
         }
     }

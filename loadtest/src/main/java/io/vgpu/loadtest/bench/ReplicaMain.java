@@ -1,6 +1,7 @@
 package io.vgpu.loadtest.bench;
 
-import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.NodeView;
 import io.vgpu.state.store.HazelcastClusterState;
 
 import java.io.BufferedReader;
@@ -86,14 +87,18 @@ public final class ReplicaMain {
         }
     }
 
-    /** Waits until the local view charges every placed pod (the cluster filled to its density). */
+    /**
+     * Waits until the local view shows every placed pod (the cluster filled to its density): each placed pod holds
+     * one slot of one GPU, and the view (the node summaries) counts used slots; the charges themselves live with
+     * each node key's owner only.
+     */
     private static void awaitCharges(HazelcastClusterState state, RemoteSink sink, long pods) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (pods > 0) {
             long charged = 0;
             for (var node : sink.nodes()) {
-                NodeState s = state.nodeState(node.name());
-                charged += s == null ? 0 : s.charges().size();
+                NodeView v = state.node(node.name());
+                charged += v == null ? 0 : v.devices().stream().mapToLong(DeviceUsage::used).sum();
             }
             if (charged >= pods) {
                 return;

@@ -252,13 +252,9 @@ final class ChaosCluster implements AutoCloseable {
         }
         debugState(replica).ifPresent(state -> {
             JsonNode cluster = state.path("cluster");
-            long registered = 0;
-            for (JsonNode n : state.path("nodes")) {
-                registered += n.path("registered").asBoolean() ? 1 : 0;
-            }
             out.append(", members ").append(cluster.path("members").asInt()).append(", safe ")
-                    .append(cluster.path("clusterSafe").asBoolean()).append(", nodes registered ")
-                    .append(registered).append('/').append(devices.size());
+                    .append(cluster.path("clusterSafe").asBoolean()).append(", nodes registered in its view ")
+                    .append(viewed(state).size()).append('/').append(devices.size());
         });
         out.append(", log tail: ").append(String.join(" | ", replica.lastNotableLogLines(6)));
         return out.toString();
@@ -284,14 +280,18 @@ final class ChaosCluster implements AutoCloseable {
             if (cluster.path("members").asInt() != size || !cluster.path("clusterSafe").asBoolean()) {
                 return false;
             }
-            Set<String> registered = new HashSet<>();
-            state.get().path("nodes").forEach(n -> {
-                if (n.path("registered").asBoolean()) {
-                    registered.add(n.path("name").asText());
-                }
-            });
-            return registered.containsAll(devices.keySet());
+            return viewed(state.get()).containsAll(devices.keySet());
         };
+    }
+
+    /**
+     * The registered nodes a replica's view holds ({@code /debug/state}'s {@code view}: every node's summary), which
+     * its {@code /filter} scores; its {@code nodes} hold only the nodes whose keys it owns.
+     */
+    private static Set<String> viewed(JsonNode state) {
+        Set<String> names = new HashSet<>();
+        state.path("view").forEach(n -> names.add(n.asText()));
+        return names;
     }
 
     /** kill -9 every replica (the end of a run: nothing left to drain). */

@@ -23,7 +23,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The invariants one replica's view ({@code GET /debug/state}) must hold:
+ * The invariants the replicas' views ({@code GET /debug/state}) must hold. Since issue 14 a replica dumps only the
+ * nodes whose keys it owns (full node values never leave their owner and backup), so every node is checked in its
+ * owner's dump, and what spans nodes (a pod charged once) is checked on the union of one round's dumps:
  * <ul>
  *   <li><b>capacity</b>: the live charges (Bound, or Reserved before the deadline) of every node never exceed its
  *       cards, as this harness created them (never as the view says they are). A charge of a pod the driver had
@@ -54,6 +56,12 @@ final class ViewChecks {
     private final Set<String> latePhantoms = new HashSet<>();
     private final Map<String, Long> twiceSince = new HashMap<>();
     private final Set<String> twiceSeen = new HashSet<>();
+    /** This round's union of the dumps: each pod (uid and name) and the nodes it is Bound on. */
+    private final Map<String, Set<String>> roundBoundOn = new HashMap<>();
+    private final List<String> roundReplicas = new ArrayList<>();
+    private boolean roundStale;
+    private boolean roundQuiet;
+    private long roundNow;
 
     ViewChecks(ChaosCluster cluster, Map<String, PodRecord> pods, Violations violations, LockChecks locks) {
         this.cluster = cluster;
@@ -74,10 +82,21 @@ final class ViewChecks {
     /** Before a round of views. */
     void begin() {
         twiceSeen.clear();
+        roundBoundOn.clear();
+        roundReplicas.clear();
+        roundStale = false;
+        roundQuiet = false;
+        roundNow = 0;
     }
 
-    /** After a round of views: a double charge no longer seen is no longer followed. */
+    /**
+     * After a round of views: checks that each pod is charged once over the union of the round's dumps (the nodes
+     * a pod is charged on may be owned by different replicas); a double charge no longer seen is no longer followed.
+     */
     void end() {
+        if (!roundReplicas.isEmpty()) {
+            chargedOnce(String.join("+", roundReplicas), roundStale, roundBoundOn, roundNow, roundQuiet);
+        }
         twiceSince.keySet().retainAll(twiceSeen);
     }
 
@@ -108,7 +127,11 @@ final class ViewChecks {
                         lock.path("sinceMillis").asLong(), now);
             }
         }
-        chargedOnce(replica, stale, boundOn, now, quiet);
+        boundOn.forEach((pod, nodes) -> roundBoundOn.computeIfAbsent(pod, p -> new TreeSet<>()).addAll(nodes));
+        roundReplicas.add(replica.name());
+        roundStale |= stale;
+        roundQuiet |= quiet;
+        roundNow = Math.max(roundNow, now);
     }
 
     private void charge(GatewayReplica replica, String node, boolean owned, boolean stale, JsonNode charge, long now,
@@ -152,7 +175,7 @@ final class ViewChecks {
      * followed from the first check that sees it and is a violation past {@link #MOVE_BOUND} (plus the slack, two
      * checks, and the delay in the stale view); once quiet, at once.
      */
-    private void chargedOnce(GatewayReplica replica, boolean stale, Map<String, Set<String>> boundOn, long now,
+    private void chargedOnce(String replicas, boolean stale, Map<String, Set<String>> boundOn, long now,
                              boolean quiet) {
         long allowed = MOVE_BOUND.plus(ChaosSettings.SLACK).plus(settings.checkEvery().multipliedBy(2))
                 .plus(stale ? settings.informerDelay() : Duration.ZERO).toMillis();
@@ -164,11 +187,11 @@ final class ViewChecks {
             if (nodes.size() < 2 && !elsewhere) {
                 return;
             }
-            String key = replica.name() + " " + pod;
+            String key = pod;
             twiceSeen.add(key);
             long since = twiceSince.computeIfAbsent(key, k -> now);
             if (quiet || now - since > allowed) {
-                violations.add("charged-twice", key, "view of " + replica.name() + ": pod " + name + " Bound on "
+                violations.add("charged-twice", key, "views of " + replicas + ": pod " + name + " Bound on "
                         + nodes + (placed.isEmpty() ? "" : " (bound to " + placed + ")") + deleted(record, now)
                         + " for " + (now - since)
                         + " ms" + (quiet ? " once the run is quiet" : " (bound " + allowed + " ms)"));

@@ -36,9 +36,9 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>Orchestration stays with the gateway: quota is reserved before the node and released if the node
- * refuses; {@code /bind} runs {@link #confirm} and then {@link #lockNode}. One entry per pod: a re-filtered pod
- * reserves on its new node first, and the reservation then releases its old entry, found with the pod index
- * ({@link #podNode}).
+ * refuses; {@code /bind} runs {@link #confirmAndLock} (or {@link #confirm} for a pod that needs no lock). One entry
+ * per pod: a re-filtered pod reserves on its new node first, and the reservation then releases its old entry, found
+ * with the pod index ({@link #podNode}).
  */
 public interface ClusterState {
 
@@ -84,6 +84,18 @@ public interface ClusterState {
      * @param fallback the allocation to re-reserve when the pod has no entry on the node, or null
      */
     CompletionStage<ConfirmOutcome> confirm(String node, PodRef pod, PodAllocation fallback, long nowMillis);
+
+    /**
+     * {@code /bind}'s confirmation and shared node lock in one atomic step on the node's key
+     * ({@link NodeState#confirmAndLock}, {@link ConfirmLockOutcome}): {@link #confirm}, then, when it charged the pod
+     * now, {@link #lockNode}. When the lock is contended neither is applied, so the bind waits holding nothing and
+     * calls again. A re-reservation moves the pod index as {@link #confirm} does.
+     *
+     * @param fallback          the allocation to re-reserve when the pod has no entry on the node, or null
+     * @param lockTimeoutMillis after how long another holder's lock may be taken over
+     */
+    CompletionStage<ConfirmLockOutcome> confirmAndLock(String node, PodRef pod, PodAllocation fallback, long nowMillis,
+                                                       long lockTimeoutMillis);
 
     /**
      * Informer ingest: records {@code pod} as bound on {@code node} with {@code allocation} (the pod has
@@ -175,8 +187,19 @@ public interface ClusterState {
     /** The local view of one node, or null when it is not registered. Never blocks. */
     NodeView node(String name);
 
-    /** The local copy of one node's full state (charges, lock), or null when the key is absent. Never blocks. */
+    /**
+     * The full state (charges, lock) of a node whose key this replica {@link #ownsNode owns}, from the owner's local
+     * copy; null when the key is absent or another replica owns it (full node states never fan out to other
+     * replicas: DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"). For the owner-side callers: ingest, lock
+     * release, gauges, debug dumps. Never blocks.
+     */
     NodeState nodeState(String name);
+
+    /**
+     * The full state of any node, read from its key's owner (no network hop when this replica owns it); empty when
+     * the key is absent. Fails with {@link ClusterStateUnavailableException} when the state cannot serve the read.
+     */
+    CompletionStage<Optional<NodeState>> readNode(String name);
 
     /** The local copy of one namespace's quota, or {@link QuotaState#absent} when none. Never blocks. */
     QuotaState quota(String namespace);

@@ -51,10 +51,12 @@ import java.util.TreeMap;
  * @param pairScores NVLink/topology pair scores per device UUID
  * @param charges    per pod UID, its charge (sorted by UID)
  * @param lock       the node-lock holder, or null when unlocked
+ * @param version    how many times the stored value changed (the store bumps it with every change it writes, so
+ *                   copies derived from the value, e.g. a replica's usage summary, can be ordered); transitions keep it
  */
 public record NodeState(String name, boolean registered, List<GpuDevice> devices, Map<String, String> annotations,
                         Map<String, Map<String, Integer>> pairScores, Map<String, PodCharge> charges,
-                        NodeLockHolder lock) {
+                        NodeLockHolder lock, long version) {
 
     /** Requires a name; copies collections (charges sorted by UID, pair-score order kept). */
     public NodeState {
@@ -64,6 +66,17 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
         pairScores = NodeInventory.copyScores(pairScores);
         charges = charges == null || charges.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new TreeMap<>(charges));
+    }
+
+    /** A value at version 0 (never stored). */
+    public NodeState(String name, boolean registered, List<GpuDevice> devices, Map<String, String> annotations,
+                     Map<String, Map<String, Integer>> pairScores, Map<String, PodCharge> charges, NodeLockHolder lock) {
+        this(name, registered, devices, annotations, pairScores, charges, lock, 0);
+    }
+
+    /** This value at {@code next}, for the store that writes it. */
+    public NodeState withVersion(long next) {
+        return new NodeState(name, registered, devices, annotations, pairScores, charges, lock, next);
     }
 
     /** The value a missing key stands for: not registered, nothing charged, unlocked. */
@@ -110,7 +123,7 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
             throw new IllegalArgumentException("inventory of " + inventory.name() + " registered on node " + name);
         }
         NodeState next = new NodeState(name, true, inventory.devices(), inventory.annotations(),
-                inventory.pairScores(), charges, lock);
+                inventory.pairScores(), charges, lock, version);
         return next.equals(this) ? Transition.unchanged(this, false) : Transition.to(next, true);
     }
 
@@ -170,6 +183,29 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
         }
         PodCharge.Bound bound = new PodCharge.Bound(allocation, pod.namespace(), pod.name());
         return base.withCharge(pod.uid(), bound, new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RE_RESERVED), this);
+    }
+
+    /**
+     * {@code /bind}'s confirmation and node lock in one step ({@link ConfirmLockOutcome}): {@link #confirm}, then,
+     * when it charged the pod now, {@link #lockNode} on the result. A contended lock discards the confirmation too
+     * (the value is unchanged), so a bind that waits for the lock holds nothing meanwhile and tries both again.
+     */
+    public Transition<NodeState, ConfirmLockOutcome> confirmAndLock(PodRef pod, PodAllocation fallback, long nowMillis,
+                                                                   long lockTimeoutMillis) {
+        Transition<NodeState, ConfirmOutcome> confirmed = confirm(pod, fallback, nowMillis);
+        boolean chargedNow = confirmed.outcome() instanceof ConfirmOutcome.Confirmed c
+                && c.via() != ConfirmOutcome.Via.ALREADY_BOUND;
+        if (!chargedNow) {
+            return new Transition<>(confirmed.next(), new ConfirmLockOutcome(confirmed.outcome(), null),
+                    confirmed.changed());
+        }
+        Transition<NodeState, LockOutcome> locked = confirmed.next().lockNode(pod.namespace(), pod.name(), nowMillis,
+                lockTimeoutMillis);
+        ConfirmLockOutcome outcome = new ConfirmLockOutcome(confirmed.outcome(), locked.outcome());
+        if (!locked.outcome().holds()) {
+            return Transition.unchanged(this, outcome);
+        }
+        return new Transition<>(locked.next(), outcome, confirmed.changed() || locked.changed());
     }
 
     /**
@@ -298,10 +334,10 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
     }
 
     private NodeState withCharges(Map<String, PodCharge> next) {
-        return new NodeState(name, registered, devices, annotations, pairScores, next, lock);
+        return new NodeState(name, registered, devices, annotations, pairScores, next, lock, version);
     }
 
     private NodeState withLock(NodeLockHolder next) {
-        return new NodeState(name, registered, devices, annotations, pairScores, charges, next);
+        return new NodeState(name, registered, devices, annotations, pairScores, charges, next, version);
     }
 }

@@ -196,6 +196,62 @@ class NodeStateTest {
         assertThat(t.next().lock()).isEqualTo(holderAfter);
     }
 
+    @Test
+    void confirmAndLockAppliesBothOnAFreeNode() {
+        NodeState before = node("n1").card("g0", 8000).reserved("a", A, 1000).build();
+
+        Transition<NodeState, ConfirmLockOutcome> t = before.confirmAndLock(pod("a"), null, NOW, 1000);
+
+        assertThat(t.outcome()).isEqualTo(new ConfirmLockOutcome(
+                new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION), new LockOutcome.Acquired(NOW, null)));
+        assertThat(t.changed()).isTrue();
+        assertThat(t.next().charge("a")).isEqualTo(A_BOUND);
+        assertThat(t.next().lock()).isEqualTo(new NodeLockHolder(NS, "pod-a", NOW));
+    }
+
+    @Test
+    void aContendedConfirmAndLockAppliesNeither() {
+        NodeState before = node("n1").card("g0", 8000).reserved("a", A, 1000).locked("p", 50).build();
+
+        Transition<NodeState, ConfirmLockOutcome> t = before.confirmAndLock(pod("a"), null, NOW, 1000);
+
+        assertThat(t.outcome()).isEqualTo(new ConfirmLockOutcome(
+                new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION),
+                new LockOutcome.Contended(new NodeLockHolder(NS, "p", 50))));
+        assertThat(t.outcome().applied()).isFalse();
+        assertThat(t.changed()).isFalse();
+        assertThat(t.next()).isSameAs(before);
+        assertThat(t.next().charge("a")).isEqualTo(reservedA(A, 1000));
+    }
+
+    @Test
+    void aContendedReReservationChargesNothing() {
+        NodeState before = node("n1").card("g0", 8000).locked("p", 50).build();
+
+        Transition<NodeState, ConfirmLockOutcome> t = before.confirmAndLock(pod("a"), A, NOW, 1000);
+
+        assertThat(t.outcome().lock()).isInstanceOf(LockOutcome.Contended.class);
+        assertThat(t.next().charges()).isEmpty();
+    }
+
+    @Test
+    void confirmAndLockTakesNoLockWhenTheConfirmationChargesNothingNow() {
+        NodeState bound = node("n1").card("g0", 8000).bound("a", A).build();
+        NodeState full = node("n1").card("g0", 8000).bound("b", slice("g0", 6000)).build();
+
+        assertThat(bound.confirmAndLock(pod("a"), null, NOW, 1000).outcome()).isEqualTo(new ConfirmLockOutcome(
+                new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.ALREADY_BOUND), null));
+        Transition<NodeState, ConfirmLockOutcome> refused = full.confirmAndLock(pod("a"), A, NOW, 1000);
+        assertThat(refused.outcome()).isEqualTo(new ConfirmLockOutcome(new ConfirmOutcome.Refused(), null));
+        assertThat(refused.next().lock()).isNull();
+    }
+
+    @Test
+    void aLockOutcomeNeedsAConfirmationThatChargedNow() {
+        assertThatThrownBy(() -> new ConfirmLockOutcome(new ConfirmOutcome.Missing(),
+                new LockOutcome.Acquired(NOW, null))).isInstanceOf(IllegalArgumentException.class);
+    }
+
     static Stream<Arguments> changesAfterBinding() {
         return Stream.of(
                 arguments("reserve", (Function<NodeState, Transition<NodeState, ?>>)

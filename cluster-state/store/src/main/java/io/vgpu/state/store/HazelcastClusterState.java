@@ -9,12 +9,15 @@ import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.Logger;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.Partition;
+import com.hazelcast.query.Predicates;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ClusterStateUnavailableException;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
@@ -24,6 +27,7 @@ import io.vgpu.state.model.QuotaState;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
 import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmLockProcessor;
 import io.vgpu.state.store.processor.ConfirmProcessor;
 import io.vgpu.state.store.processor.ExpireProcessor;
 import io.vgpu.state.store.processor.ExpireQuotaProcessor;
@@ -66,7 +70,12 @@ import java.util.logging.Level;
  * {@code IMap<namespace, QuotaState>} and the pod index {@code IMap<podUid, nodeName>}, partitioned with
  * synchronous backups. Every change is one entry processor submitted with {@code submitToKey}, so changes to one
  * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
- * parallel. Local reads come from listener-fed snapshots of the node and quota maps.
+ * parallel. Local reads come from listener-fed snapshots: the views ({@link #nodes}, {@link #node}) from the summary
+ * map, where each node key's owner republishes the node's usage summary after every change ({@link SummaryPublisher}:
+ * O(GPUs) per change, ordered by version; a new owner republishes what it took over); {@link #quota} from the quota
+ * map. The full node values, with their pod charges, stay with each key's owner (and backup): {@link #nodeState} reads
+ * them only for keys this member owns ({@link OwnedStates}, fed by the node map's local entry listener), and
+ * {@link #readNode} asks the key's owner. No member receives another member's node values.
  *
  * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
  * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
@@ -84,13 +93,19 @@ public final class HazelcastClusterState implements ClusterState {
     private final IMap<String, NodeState> nodes;
     private final IMap<String, QuotaState> quotas;
     private final IMap<String, String> podIndex;
-    private final LocalSnapshot<NodeState, NodeView> nodeSnapshot = new LocalSnapshot<>(
-            s -> s.registered() ? s.view() : null);
+    private final IMap<String, NodeSummary> summaries;
+    private final OwnedStates owned = new OwnedStates(this::ownsKey);
+    /** The views: every node's summary, newest version kept (DESIGN.md §3 "What fans out is O(GPUs)"). */
+    private final LocalSnapshot<NodeSummary, NodeView> summarySnapshot = new LocalSnapshot<>(NodeSummary::view,
+            NodeSummary::supersedes);
+    private final SummaryPublisher publisher;
     private final LocalSnapshot<QuotaState, QuotaState> quotaSnapshot = new LocalSnapshot<>(q -> null);
     private final ExecutorService ownedExecutor;
     private final Stages stages;
     private final UUID nodeListener;
     private final UUID quotaListener;
+    private final UUID summaryListener;
+    private final UUID publishListener;
     private final ResyncTrigger resync;
     private final UUID migrationListener;
     private final UUID nodeLossListener;
@@ -100,27 +115,40 @@ public final class HazelcastClusterState implements ClusterState {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
     private HazelcastClusterState(HazelcastInstance member, boolean ownsMember, Executor callbacks,
-                                  ExecutorService ownedExecutor, Executor viewFeed) {
+                                  ExecutorService ownedExecutor, Executor viewFeed, Executor publications) {
         this.member = member;
         this.ownsMember = ownsMember;
         this.ownedExecutor = ownedExecutor;
         this.stages = new Stages(callbacks);
+        this.loader = daemonScheduler("vgpu-store-snapshot-loader");
         this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
         this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
-        this.nodeListener = nodes.addEntryListener(new SnapshotFeed<>(nodeSnapshot, viewFeed), true);
+        this.summaries = member.getMap(HazelcastMemberConfig.SUMMARY_MAP);
+        this.publisher = new SummaryPublisher(summaries, publications);
+        // listeners first, then the initial load: nothing changed in between is lost
+        this.publishListener = nodes.addLocalEntryListener(publisher, Predicates.alwaysTrue(), true);
+        this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(summarySnapshot, viewFeed), true);
+        this.nodeListener = nodes.addLocalEntryListener(new SnapshotFeed<>(owned.listener(), viewFeed),
+                Predicates.alwaysTrue(), true);
         this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
+        // a new owner (migration, or a backup promoted after its owner died) republishes the summaries of the keys
+        // it took over: the former owner may have committed a change and died before publishing it
+        resync.add(keys -> loader.execute(() -> republish(keys, false)));
+        resync.afterMigrations(() -> loader.execute(owned::retainOwned));
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
-        this.loader = daemonScheduler("vgpu-store-snapshot-loader");
         // a member that merges into another cluster gets no events for what that cluster changed while apart: its
         // views would stay stale (and /filter would score on them) until each key changed again
         this.mergeListener = member.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
                 LOG.info("merged into another cluster: reloading the local views");
                 loader.execute(this::reloadSnapshots);
+                // the merge kept one side's node values and maybe the other side's summaries, whose versions do
+                // not compare: the owners republish theirs as resets
+                loader.execute(() -> republish(key -> true, true));
             }
         });
         loader.execute(this::loadSnapshots);
@@ -136,7 +164,8 @@ public final class HazelcastClusterState implements ClusterState {
 
     /** After a merge: reads both maps again; keys changed by events meanwhile keep the events' values. */
     private void reloadSnapshots() {
-        nodeSnapshot.beginLoad();
+        owned.beginLoad();
+        summarySnapshot.beginLoad();
         quotaSnapshot.beginLoad();
         loadSnapshots();
     }
@@ -147,9 +176,11 @@ public final class HazelcastClusterState implements ClusterState {
      */
     private void loadSnapshots() {
         try {
-            Map<String, NodeState> allNodes = Map.copyOf(nodes);
+            Map<String, NodeSummary> allSummaries = Map.copyOf(summaries);
+            Map<String, NodeState> ownedNodes = nodes.getAll(nodes.localKeySet());
             Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
-            nodeSnapshot.load(allNodes);
+            summarySnapshot.load(allSummaries);
+            owned.load(ownedNodes);
             quotaSnapshot.load(allQuotas);
             ready.complete(null);
         } catch (RuntimeException e) {
@@ -161,6 +192,32 @@ public final class HazelcastClusterState implements ClusterState {
             if (!loader.isShutdown()) {
                 loader.schedule(this::loadSnapshots, LOAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
             }
+        }
+    }
+
+    /**
+     * Publishes the summaries of the node keys this member owns that {@code keys} matches, read from their entries
+     * here, and keeps those values as owned ones (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
+     * next change of a key publishes it again).
+     */
+    private void republish(Predicate<String> keys, boolean reset) {
+        try {
+            Set<String> taken = new HashSet<>();
+            for (String key : nodes.localKeySet()) {
+                if (keys.test(key)) {
+                    taken.add(key);
+                }
+            }
+            if (taken.isEmpty()) {
+                return;
+            }
+            nodes.getAll(taken).values().forEach(value -> {
+                owned.offer(value);
+                NodeSummary summary = NodeSummary.of(value);
+                publisher.republish(reset ? summary.asReset() : summary);
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "republishing node summaries failed: " + e.getMessage());
         }
     }
 
@@ -208,7 +265,7 @@ public final class HazelcastClusterState implements ClusterState {
         HazelcastInstance member = null;
         try {
             member = Hazelcast.newHazelcastInstance(memberConfig);
-            return new HazelcastClusterState(member, true, pool, pool, viewFeed);
+            return new HazelcastClusterState(member, true, pool, pool, viewFeed, DIRECT);
         } catch (RuntimeException e) {
             if (member != null) {
                 member.getLifecycleService().terminate();
@@ -227,7 +284,15 @@ public final class HazelcastClusterState implements ClusterState {
      *                  small machines
      */
     public static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks) {
-        return new HazelcastClusterState(member, false, callbacks, null, DIRECT);
+        return attach(member, callbacks, DIRECT);
+    }
+
+    /**
+     * {@link #attach(HazelcastInstance, Executor)} with this member's summary publications handed to
+     * {@code publications} (tests: hold them back to stand for an owner that dies before it publishes).
+     */
+    static HazelcastClusterState attach(HazelcastInstance member, Executor callbacks, Executor publications) {
+        return new HazelcastClusterState(member, false, callbacks, null, DIRECT, publications);
     }
 
     /** The embedded member (tests: find partition owners, terminate members). */
@@ -243,6 +308,8 @@ public final class HazelcastClusterState implements ClusterState {
     public CompletionStage<Void> shutdown() {
         return CompletableFuture.runAsync(() -> {
             if (member.getLifecycleService().isRunning()) {
+                nodes.removeEntryListener(publishListener);
+                summaries.removeEntryListener(summaryListener);
                 nodes.removeEntryListener(nodeListener);
                 quotas.removeEntryListener(quotaListener);
                 nodes.removePartitionLostListener(nodeLossListener);
@@ -309,6 +376,21 @@ public final class HazelcastClusterState implements ClusterState {
     }
 
     @Override
+    public CompletionStage<ConfirmLockOutcome> confirmAndLock(String node, PodRef pod, PodAllocation fallback,
+                                                              long nowMillis, long lockTimeoutMillis) {
+        return stages.call("confirm and lock " + pod + " on " + node,
+                () -> nodes.submitToKey(node, new ConfirmLockProcessor(pod, fallback, nowMillis, lockTimeoutMillis)),
+                outcome -> {
+                    if (outcome.confirm() instanceof ConfirmOutcome.Confirmed c
+                            && c.via() == ConfirmOutcome.Via.RE_RESERVED && outcome.lock() != null
+                            && outcome.lock().holds()) {
+                        move(pod.uid(), node);
+                    }
+                    return outcome;
+                });
+    }
+
+    @Override
     public CompletionStage<Boolean> observeBound(String node, PodRef pod, PodAllocation allocation) {
         return stages.call("observe " + pod + " bound on " + node,
                 () -> nodes.submitToKey(node, new ObserveBoundProcessor(pod, allocation)), changed -> {
@@ -341,8 +423,8 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public CompletionStage<Integer> sweepExpired(long nowMillis) {
         Set<String> nodeKeys = new HashSet<>();
-        nodeSnapshot.values().forEach(s -> {
-            if (s.hasExpiredAt(nowMillis) && ownsKey(s.name())) {
+        owned.all().forEach(s -> {
+            if (s.hasExpiredAt(nowMillis)) {
                 nodeKeys.add(s.name());
             }
         });
@@ -421,25 +503,34 @@ public final class HazelcastClusterState implements ClusterState {
 
     @Override
     public Collection<NodeView> nodes() {
-        return nodeSnapshot.derivedValues();
+        return summarySnapshot.derivedValues();
     }
 
     @Override
     public NodeView node(String name) {
-        return nodeSnapshot.derived(name);
+        return summarySnapshot.derived(name);
     }
 
     @Override
     public NodeState nodeState(String name) {
-        return nodeSnapshot.get(name);
+        return owned.get(name);
+    }
+
+    @Override
+    public CompletionStage<Optional<NodeState>> readNode(String name) {
+        NodeState local = owned.get(name);
+        if (local != null) {
+            return CompletableFuture.completedFuture(Optional.of(local));
+        }
+        return stages.call("read node " + name, () -> nodes.getAsync(name), Optional::ofNullable);
     }
 
     /**
-     * Every node value of this replica's local snapshot, registered or not (a node that is not registered yet may
-     * hold charges from informer ingest): for debug dumps. No network.
+     * Every node value whose key this member owns, registered or not (a node that is not registered yet may hold
+     * charges from informer ingest): for debug dumps; the replicas' dumps together hold every node. No network.
      */
     public Collection<NodeState> nodeStates() {
-        return List.copyOf(nodeSnapshot.values());
+        return List.copyOf(owned.all());
     }
 
     @Override

@@ -18,7 +18,7 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
  * environment lookups by Hazelcast): TCP-IP join from the member list, or Kubernetes DNS discovery of a headless
  * Service (multicast and auto-detection off either way), phone-home off,
  * Hazelcast's own shutdown hook off (the application leaves gracefully through
- * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the three maps, and,
+ * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the four maps, and,
  * with backups, changes that fail unless their backup acknowledged them (so a member cut off from the others can
  * never report an allocation the majority does not have, even before the split is detected).
  */
@@ -26,11 +26,16 @@ public final class HazelcastMemberConfig {
 
     /** {@code IMap<nodeName, NodeState>}: one key per node. */
     public static final String NODE_MAP = "vgpu-nodes";
+    /**
+     * {@code IMap<nodeName, NodeSummary>}: each node's usage summary, republished by the node key's owner after each
+     * change; every replica's view listens to it (same key, so the same partition as the node's entry).
+     */
+    public static final String SUMMARY_MAP = "vgpu-node-summaries";
     /** {@code IMap<namespace, QuotaState>}: one key per namespace. */
     public static final String QUOTA_MAP = "vgpu-quotas";
     /** {@code IMap<podUid, nodeName>}: where each pod's charge is, to release it after a re-filter. */
     public static final String POD_INDEX_MAP = "vgpu-pod-index";
-    /** Name of the split-brain protection applied to the three maps when {@link StoreConfig#quorumEnabled()}. */
+    /** Name of the split-brain protection applied to the four maps when {@link StoreConfig#quorumEnabled()}. */
     public static final String QUORUM = "vgpu-quorum";
 
     /** Hazelcast property: an operation whose synchronous backups did not acknowledge fails instead of succeeding. */
@@ -81,6 +86,7 @@ public final class HazelcastMemberConfig {
         }
         config.addMapConfig(map(NODE_MAP, store, InMemoryFormat.OBJECT));
         config.addMapConfig(map(QUOTA_MAP, store, InMemoryFormat.OBJECT));
+        config.addMapConfig(map(SUMMARY_MAP, store, InMemoryFormat.OBJECT));
         config.addMapConfig(map(POD_INDEX_MAP, store, InMemoryFormat.BINARY));
         registerSerializers(config.getSerializationConfig().getCompactSerializationConfig());
         return config;

@@ -10,7 +10,9 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * This replica's copy of every entry of one map, fed by a cluster-wide entry listener with values (not a near
@@ -30,10 +32,21 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
     private final Map<String, V> values = new ConcurrentHashMap<>();
     private final Map<String, D> derived = new ConcurrentHashMap<>();
     private final Function<V, D> derive;
+    private final BiPredicate<V, V> supersedes;
     private volatile Set<String> touchedWhileLoading = ConcurrentHashMap.newKeySet();
 
     LocalSnapshot(Function<V, D> derive) {
+        this(derive, (next, current) -> true);
+    }
+
+    /**
+     * @param derive     the derived value of an entry (null: none)
+     * @param supersedes whether an event's value ({@code next}) replaces the one held ({@code current}, not null):
+     *                   false drops it, e.g. an out-of-order copy of an older version; removals always apply
+     */
+    LocalSnapshot(Function<V, D> derive, BiPredicate<V, V> supersedes) {
         this.derive = derive;
+        this.supersedes = supersedes;
     }
 
     @Override
@@ -84,6 +97,24 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
         touchedWhileLoading = ConcurrentHashMap.newKeySet();
     }
 
+    /** A value read outside the listener (e.g. a key taken over): applied like an event, so a newer one stays. */
+    void offer(String key, V value) {
+        apply(key, value);
+    }
+
+    /** Drops every key {@code keep} rejects. */
+    void retain(Predicate<String> keep) {
+        for (String key : values.keySet()) {
+            values.computeIfPresent(key, (k, current) -> {
+                if (keep.test(k)) {
+                    return current;
+                }
+                derived.remove(k);
+                return null;
+            });
+        }
+    }
+
     V get(String key) {
         return values.get(key);
     }
@@ -102,6 +133,9 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
 
     private void apply(String key, V value) {
         values.compute(key, (k, current) -> {
+            if (value != null && current != null && !supersedes.test(value, current)) {
+                return current;
+            }
             Set<String> touched = touchedWhileLoading;
             if (touched != null) {
                 touched.add(k);

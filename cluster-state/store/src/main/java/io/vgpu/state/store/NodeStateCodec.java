@@ -54,6 +54,7 @@ final class NodeStateCodec {
         StringTable table = writeFacts(w, state.devices(), state.annotations(), state.pairScores());
         writeCharges(w, state.charges(), table);
         w.writeCompact("lock", state.lock());
+        w.writeInt64("version", state.version());
         w.writeArrayOfString("strings", table.extra());
     }
 
@@ -61,12 +62,13 @@ final class NodeStateCodec {
         StringTable.Reader table = StringTable.Reader.pooled(r.readArrayOfString("deviceIds"),
                 r.readArrayOfString("strings"));
         return new NodeState(StringPool.canonical(r.readString("name")), r.readBoolean("registered"), readDevices(r, table),
-                readAnnotations(r), readPairScores(r, table), readCharges(r, table), r.readCompact("lock"));
+                readAnnotations(r), readPairScores(r, table), readCharges(r, table), r.readCompact("lock"),
+                r.readInt64("version"));
     }
 
     // ---------------------------------------------------------------- devices, annotations, pair scores
 
-    private static StringTable writeFacts(CompactWriter w, List<GpuDevice> devices, Map<String, String> annotations,
+    static StringTable writeFacts(CompactWriter w, List<GpuDevice> devices, Map<String, String> annotations,
                                           Map<String, Map<String, Integer>> pairScores) {
         int n = devices.size();
         String[] ids = new String[n];
@@ -148,7 +150,7 @@ final class NodeStateCodec {
         return table;
     }
 
-    private static List<GpuDevice> readDevices(CompactReader r, StringTable.Reader table) {
+    static List<GpuDevice> readDevices(CompactReader r, StringTable.Reader table) {
         String[] ids = table.seed();
         int[] index = r.readArrayOfInt32("deviceIndex");
         int[] count = r.readArrayOfInt32("deviceCount");
@@ -185,7 +187,7 @@ final class NodeStateCodec {
         return devices;
     }
 
-    private static Map<String, String> readAnnotations(CompactReader r) {
+    static Map<String, String> readAnnotations(CompactReader r) {
         String[] keys = r.readArrayOfString("annotationKeys");
         String[] values = r.readArrayOfString("annotationValues");
         Map<String, String> out = new LinkedHashMap<>();
@@ -195,7 +197,7 @@ final class NodeStateCodec {
         return out;
     }
 
-    private static Map<String, Map<String, Integer>> readPairScores(CompactReader r, StringTable.Reader table) {
+    static Map<String, Map<String, Integer>> readPairScores(CompactReader r, StringTable.Reader table) {
         int[] from = r.readArrayOfInt32("pairFromRefs");
         int[] to = r.readArrayOfInt32("pairToRefs");
         int[] score = r.readArrayOfInt32("pairScores");

@@ -5,6 +5,7 @@ import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmLockProcessor;
 import io.vgpu.state.store.processor.ConfirmProcessor;
 import io.vgpu.state.store.processor.ExpireProcessor;
 import io.vgpu.state.store.processor.ExpireQuotaProcessor;
@@ -12,6 +13,7 @@ import io.vgpu.state.store.processor.LockNodeProcessor;
 import io.vgpu.state.store.processor.ObserveBoundProcessor;
 import io.vgpu.state.store.processor.ObserveQuotaProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
+import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
 import io.vgpu.state.store.processor.RemoveNodeProcessor;
@@ -57,6 +59,15 @@ final class ProcessorSerializers {
                             w.writeInt64("nowMillis", p.nowMillis());
                         },
                         r -> new ConfirmProcessor(readPod(r), r.readCompact("fallback"), r.readInt64("nowMillis"))),
+                RecordSerializer.of(ConfirmLockProcessor.class, "vgpu.ConfirmLockProcessor",
+                        (w, p) -> {
+                            writePod(w, p.pod());
+                            w.writeCompact("fallback", p.fallback());
+                            w.writeInt64("nowMillis", p.nowMillis());
+                            w.writeInt64("lockTimeoutMillis", p.lockTimeoutMillis());
+                        },
+                        r -> new ConfirmLockProcessor(readPod(r), r.readCompact("fallback"), r.readInt64("nowMillis"),
+                                r.readInt64("lockTimeoutMillis"))),
                 RecordSerializer.of(ObserveBoundProcessor.class, "vgpu.ObserveBoundProcessor",
                         (w, p) -> {
                             writePod(w, p.pod());
@@ -112,6 +123,10 @@ final class ProcessorSerializers {
                 RecordSerializer.of(ExpireQuotaProcessor.class, "vgpu.ExpireQuotaProcessor",
                         (w, p) -> w.writeInt64("nowMillis", p.nowMillis()),
                         r -> new ExpireQuotaProcessor(r.readInt64("nowMillis"))),
+
+                RecordSerializer.of(PublishSummaryProcessor.class, "vgpu.PublishSummaryProcessor",
+                        (w, p) -> w.writeCompact("summary", p.summary()),
+                        r -> new PublishSummaryProcessor(r.readCompact("summary"))),
 
                 RecordSerializer.of(SetPodNodeProcessor.class, "vgpu.SetPodNodeProcessor",
                         (w, p) -> w.writeString("node", p.node()),

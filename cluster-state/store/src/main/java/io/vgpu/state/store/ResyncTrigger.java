@@ -26,6 +26,7 @@ final class ResyncTrigger implements MigrationListener, MapPartitionLostListener
     private final PartitionService partitions;
     private final Predicate<String> ownsKey;
     private final List<Consumer<Predicate<String>>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> afterMigrations = new CopyOnWriteArrayList<>();
 
     ResyncTrigger(PartitionService partitions, Predicate<String> ownsKey) {
         this.partitions = partitions;
@@ -34,6 +35,11 @@ final class ResyncTrigger implements MigrationListener, MapPartitionLostListener
 
     void add(Consumer<Predicate<String>> listener) {
         listeners.add(listener);
+    }
+
+    /** Runs {@code task} (on a Hazelcast thread: hand work over) each time a round of migrations has finished. */
+    void afterMigrations(Runnable task) {
+        afterMigrations.add(task);
     }
 
     @Override
@@ -56,7 +62,8 @@ final class ResyncTrigger implements MigrationListener, MapPartitionLostListener
 
     @Override
     public void migrationFinished(MigrationState state) {
-        // replicaMigrationCompleted has reported each partition
+        // replicaMigrationCompleted has reported each partition taken over; the keys given away are dropped now
+        afterMigrations.forEach(Runnable::run);
     }
 
     @Override

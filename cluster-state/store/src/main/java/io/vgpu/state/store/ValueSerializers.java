@@ -3,12 +3,14 @@ package io.vgpu.state.store;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.QuotaCharge;
 import io.vgpu.state.model.QuotaLimits;
@@ -43,6 +45,8 @@ final class ValueSerializers {
                         ValueSerializers::readHolder),
                 RecordSerializer.of(NodeState.class, "vgpu.NodeState", NodeStateCodec::writeNode,
                         NodeStateCodec::readNode),
+                RecordSerializer.of(NodeSummary.class, "vgpu.NodeSummary", NodeSummaryCodec::write,
+                        NodeSummaryCodec::read),
                 RecordSerializer.of(QuotaLimits.class, "vgpu.QuotaLimits", ValueSerializers::writeLimits,
                         ValueSerializers::readLimits),
                 RecordSerializer.of(QuotaState.class, "vgpu.QuotaState", ValueSerializers::writeQuota,
@@ -68,6 +72,13 @@ final class ValueSerializers {
                         new ConfirmOutcome.Missing()),
                 RecordSerializer.marker(ConfirmOutcome.UnknownNode.class, "vgpu.ConfirmOutcome.UnknownNode",
                         new ConfirmOutcome.UnknownNode()),
+
+                RecordSerializer.of(ConfirmLockOutcome.class, "vgpu.ConfirmLockOutcome",
+                        (w, v) -> {
+                            w.writeCompact("confirm", v.confirm());
+                            w.writeCompact("lock", v.lock());
+                        },
+                        r -> new ConfirmLockOutcome(r.readCompact("confirm"), r.readCompact("lock"))),
 
                 RecordSerializer.of(LockOutcome.Acquired.class, "vgpu.LockOutcome.Acquired",
                         (w, v) -> {

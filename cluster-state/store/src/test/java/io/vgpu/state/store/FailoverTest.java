@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import static io.vgpu.state.store.StoreFixtures.clusterOf;
@@ -56,6 +59,10 @@ class FailoverTest {
 
             HazelcastClusterState survivor = survivors.get(0);
             passes(CONVERGE, () -> assertThat(survivor.member().getCluster().getMembers()).hasSize(2));
+            // before any further change (which the new owner's local listener would see): the promoted owner read
+            // the full value from its partition when it took the key over, nobody else holds it
+            NodeState promoted = survivor.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
+            passes(CONVERGE, () -> StoreFixtures.ownerOnlyHolds(survivors, "n1", promoted));
             // the authoritative value survived: its charge still blocks capacity, its lock still holds
             assertThat(join(survivor.reserve("n1", pod("b"), slice("g0", 5000), 1, 1000)))
                     .isEqualTo(new ReserveOutcome.Refused());
@@ -64,7 +71,8 @@ class FailoverTest {
             NodeState stored = survivor.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
             assertThat(stored.charges()).containsOnlyKeys("a");
             assertThat(stored.lock().name()).isEqualTo("pod-a");
-            passes(CONVERGE, () -> survivors.forEach(s -> assertThat(s.nodeState("n1")).isEqualTo(stored)));
+            // the promoted owner holds the full value (read from its partition on take-over), nobody else does
+            passes(CONVERGE, () -> StoreFixtures.ownerOnlyHolds(survivors, "n1", stored));
             // the new owner is told to re-ingest n1: events for it may have been dropped during the hand-over
             HazelcastClusterState newOwner = ownerOf("n1", survivors);
             passes(CONVERGE, () -> assertThat(resyncs.get(newOwner)).anyMatch(keys -> keys.test("n1")));
@@ -72,6 +80,64 @@ class FailoverTest {
                     assertThat(resyncs.get(s)).noneMatch(keys -> keys.test("n1")));
         } finally {
             StoreFixtures.terminate(replicas);
+        }
+    }
+
+    @Test
+    void aChangeWhoseOwnerDiedBeforePublishingItReachesEveryViewThroughTheNewOwner() {
+        StoreConfig config = clusterOf(3, 1, 0);
+        List<HeldPublications> publications = new ArrayList<>();
+        List<HazelcastClusterState> replicas = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            publications.add(new HeldPublications());
+            replicas.add(StoreFixtures.startOne(config, publications.get(i)));
+        }
+        try {
+            StoreFixtures.awaitFormed(replicas);
+            join(replicas.get(0).registerNode(inventory("n1", gpu("g0", 10, 8000))));
+            passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("n1")).isNotNull()));
+            HazelcastClusterState owner = ownerOf("n1", replicas);
+            List<HazelcastClusterState> survivors = new ArrayList<>(replicas);
+            survivors.remove(owner);
+            HeldPublications ownersPublications = publications.get(replicas.indexOf(owner));
+            ownersPublications.hold();
+
+            join(survivors.get(0).reserve("n1", pod("a"), slice("g0", 5000), 0, 60_000));
+
+            // committed (with its backup), never published: no view shows it
+            assertThat(ownersPublications.held()).isPositive();
+            replicas.forEach(r -> assertThat(r.node("n1").devices().get(0).usedmem()).isZero());
+
+            owner.member().getLifecycleService().terminate();
+
+            passes(CONVERGE, () -> survivors.forEach(s ->
+                    assertThat(s.node("n1").devices().get(0).usedmem()).as("the view of the committed reservation")
+                            .isEqualTo(5000)));
+        } finally {
+            StoreFixtures.terminate(replicas);
+        }
+    }
+
+    /** Runs publications at once until {@link #hold()}, then keeps them: an owner that dies before it publishes. */
+    private static final class HeldPublications implements Executor {
+        private final AtomicBoolean holding = new AtomicBoolean();
+        private final AtomicInteger held = new AtomicInteger();
+
+        @Override
+        public void execute(Runnable publication) {
+            if (holding.get()) {
+                held.incrementAndGet();
+            } else {
+                publication.run();
+            }
+        }
+
+        void hold() {
+            holding.set(true);
+        }
+
+        int held() {
+            return held.get();
         }
     }
 

@@ -1,15 +1,22 @@
 package io.vgpu.state.store;
 
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.QuotaLimits;
 import io.vgpu.state.model.QuotaOutcome;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
+import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.ReserveSlicesProcessor;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.impl.MapPartitionLostEventFilter;
+import com.hazelcast.map.impl.MapService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,6 +71,25 @@ class HazelcastClusterStateTest {
         return replica(0).member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get(node);
     }
 
+    /**
+     * No replica receives another member's full node values (DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"):
+     * every entry listener on the node map, on every member, is a local one (events of the keys that member owns);
+     * only the summary map has cluster-wide listeners. Partition-lost listeners carry no values.
+     */
+    @Test
+    void noReplicaListensToAnotherMembersNodeValues() {
+        for (HazelcastClusterState r : replicas) {
+            var events = ((HazelcastInstanceProxy) r.member()).getOriginal().node.getNodeEngine().getEventService();
+            var onNodes = events.getRegistrations(MapService.SERVICE_NAME, HazelcastMemberConfig.NODE_MAP);
+            assertThat(onNodes).as("the node map's listeners").isNotEmpty();
+            assertThat(onNodes).filteredOn(reg -> !(reg.getFilter() instanceof MapPartitionLostEventFilter))
+                    .as("entry listeners on the node map").isNotEmpty()
+                    .allSatisfy(reg -> assertThat(reg.isLocalOnly()).as("local only").isTrue());
+            assertThat(events.getRegistrations(MapService.SERVICE_NAME, HazelcastMemberConfig.SUMMARY_MAP))
+                    .as("every replica's summary listener").hasSizeGreaterThanOrEqualTo(replicas.size());
+        }
+    }
+
     @Test
     void concurrentReservationsFromAllReplicasNeverExceedCapacity() {
         join(replica(0).registerNode(inventory("race", gpu("g0", 100, 10_000))));
@@ -115,8 +141,7 @@ class HazelcastClusterStateTest {
         join(replica(0).registerNode(inventory("expiry", gpu("g0", 10, 8000))));
         join(replica(1).reserve("expiry", pod("a"), slice("g0", 2000), 0, 50));
         join(replica(2).observeBound("expiry", pod("b"), slice("g0", 1000)));
-        passes(CONVERGE, () -> replicas.forEach(r ->
-                assertThat(r.nodeState("expiry")).isEqualTo(stored("expiry"))));
+        passes(CONVERGE, () -> StoreFixtures.ownerOnlyHolds(replicas, "expiry", stored("expiry")));
 
         int dropped = replicas.stream().mapToInt(r -> join(r.sweepExpired(100))).sum();
 
@@ -146,6 +171,60 @@ class HazelcastClusterStateTest {
     }
 
     @Test
+    void confirmAndLockIsOneStepThatAContendedLockUndoes() {
+        join(replica(0).registerNode(inventory("bind", gpu("g0", 10, 8000))));
+        join(replica(0).reserve("bind", pod("a"), slice("g0", 1000), 0, 100));
+        join(replica(1).lockNode("bind", "ns", "other", 0, 1000));
+
+        ConfirmLockOutcome contended = join(replica(2).confirmAndLock("bind", pod("a"), null, 5, 1000));
+
+        assertThat(contended.lock()).isEqualTo(new LockOutcome.Contended(new NodeLockHolder("ns", "other", 0)));
+        assertThat(stored("bind").charge("a")).isInstanceOf(PodCharge.Reserved.class);
+        assertThat(stored("bind").lock().name()).isEqualTo("other");
+
+        join(replica(1).unlockNode("bind", "ns", "other"));
+        ConfirmLockOutcome both = join(replica(2).confirmAndLock("bind", pod("a"), null, 6, 1000));
+
+        assertThat(both.applied()).isTrue();
+        assertThat(stored("bind").charge("a")).isInstanceOf(PodCharge.Bound.class);
+        assertThat(stored("bind").lock()).isEqualTo(new NodeLockHolder("ns", "pod-a", 6));
+    }
+
+    @Test
+    void summariesArePublishedInVersionOrderWhateverOrderTheyArriveIn() {
+        IMap<String, NodeSummary> summaries = replica(0).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
+
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 5, null, null, false)));
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 4, null, null, false)));
+
+        assertThat(summaries.get("ordered").version()).isEqualTo(5);
+
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 3, null, null, true)));
+
+        assertThat(summaries.get("ordered").version()).as("a reset").isEqualTo(3);
+    }
+
+    @Test
+    void everyChangeIsPublishedAsTheSummaryOfItsVersion() {
+        join(replica(0).registerNode(inventory("versions", gpu("g0", 10, 8000))));
+        join(replica(1).reserve("versions", pod("a"), slice("g0", 1000), 0, 100));
+        join(replica(2).lockNode("versions", "ns", "pod-a", 0, 1000));
+        IMap<String, NodeSummary> summaries = replica(0).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
+
+        assertThat(stored("versions").version()).isEqualTo(3);
+        passes(CONVERGE, () -> assertThat(summaries.get("versions")).isEqualTo(NodeSummary.of(stored("versions"))));
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("versions"))
+                .isEqualTo(stored("versions").view())));
+
+        join(replica(1).release("versions", "a"));
+        join(replica(2).unlockNode("versions", "ns", "pod-a"));
+        join(replica(0).removeNode("versions"));
+
+        passes(CONVERGE, () -> assertThat(summaries.get("versions")).isNull());
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("versions")).isNull()));
+    }
+
+    @Test
     void boundNeverRegressesToReserved() {
         join(replica(0).registerNode(inventory("forward", gpu("g0", 10, 8000))));
         join(replica(0).reserve("forward", pod("a"), slice("g0", 1000), 0, 10));
@@ -171,10 +250,10 @@ class HazelcastClusterStateTest {
         join(replica(1).release("snap", "s3"));
         join(replica(2).lockNode("snap", "ns", "pod-s0", 0, 1000));
 
-        passes(CONVERGE, () -> replicas.forEach(r -> {
-            assertThat(r.nodeState("snap")).isEqualTo(stored("snap"));
-            assertThat(r.node("snap")).isEqualTo(stored("snap").view());
-        }));
+        passes(CONVERGE, () -> {
+            StoreFixtures.ownerOnlyHolds(replicas, "snap", stored("snap"));
+            replicas.forEach(r -> assertThat(r.node("snap")).isEqualTo(stored("snap").view()));
+        });
         assertThat(stored("snap").charges()).hasSize(11);
         assertThat(stored("snap").lock()).isEqualTo(new NodeLockHolder("ns", "pod-s0", 0));
         assertThat(replica(2).nodes()).extracting(v -> v.name()).contains("snap");

@@ -2,8 +2,13 @@ package io.vgpu.state.store;
 
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.EntryEventType;
+import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
+import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.PodCharge;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +55,36 @@ class LocalSnapshotTest {
 
         assertThat(snapshot.get("a")).isNull();
         assertThat(snapshot.derived("a")).isNull();
+    }
+
+    @Test
+    void aCopyOlderThanTheOneHeldIsDroppedAndAResetOrARemovalAlwaysApplies() {
+        LocalSnapshot<NodeSummary, NodeView> views = new LocalSnapshot<>(NodeSummary::view, NodeSummary::supersedes);
+
+        views.entryUpdated(summaryEvent(summary(2, 3000)));
+        views.entryUpdated(summaryEvent(summary(1, 1000)));
+
+        assertThat(views.derived("n1").devices().get(0).usedmem()).as("v1 after v2").isEqualTo(3000);
+
+        views.entryUpdated(summaryEvent(summary(1, 1000).asReset()));
+
+        assertThat(views.derived("n1").devices().get(0).usedmem()).as("v1 as a reset").isEqualTo(1000);
+
+        views.entryUpdated(summaryEvent(summary(4, 4000)));
+        views.entryRemoved(new EntryEvent<>("test", null, EntryEventType.REMOVED.getType(), "n1", null));
+        views.entryAdded(summaryEvent(summary(1, 500)));
+
+        assertThat(views.derived("n1").devices().get(0).usedmem()).as("v1 of a node created again").isEqualTo(500);
+    }
+
+    private static NodeSummary summary(long version, int usedMem) {
+        return NodeSummary.of(new NodeState("n1", true, List.of(StoreFixtures.gpu("g0", 10, 8000)), Map.of(),
+                Map.of(), Map.of("a", new PodCharge.Bound(StoreFixtures.slice("g0", usedMem), "ns", "pa")), null,
+                version));
+    }
+
+    private static EntryEvent<String, NodeSummary> summaryEvent(NodeSummary summary) {
+        return new EntryEvent<>("test", null, EntryEventType.UPDATED.getType(), summary.name(), summary);
     }
 
     private static EntryEvent<String, String> event(EntryEventType type, String key, String value) {

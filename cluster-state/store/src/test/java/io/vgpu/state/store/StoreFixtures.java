@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeInventory;
+import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.Vendor;
@@ -99,6 +100,12 @@ final class StoreFixtures {
         return HazelcastClusterState.attach(member, CALLBACKS);
     }
 
+    /** {@link #startOne} with the member's summary publications handed to {@code publications}. */
+    static HazelcastClusterState startOne(StoreConfig store, java.util.concurrent.Executor publications) {
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(memberConfig(store));
+        return HazelcastClusterState.attach(member, CALLBACKS, publications);
+    }
+
     /** Starts a member owned by its store: {@link HazelcastClusterState#shutdown()} leaves the cluster. */
     static HazelcastClusterState startOwning(StoreConfig store) {
         return HazelcastClusterState.start(memberConfig(store));
@@ -121,6 +128,22 @@ final class StoreFixtures {
                 s.member().getLifecycleService().terminate();
             }
         });
+    }
+
+    /**
+     * The full value of {@code node} is held by its key's owner only (DESIGN.md §3 "What fans out is O(GPUs), never
+     * O(pods)"): the owner's {@code nodeState} equals {@code stored}, every other replica's is null, and every replica
+     * reads {@code stored} from the owner.
+     */
+    static void ownerOnlyHolds(List<HazelcastClusterState> replicas, String node, NodeState stored) {
+        for (HazelcastClusterState r : replicas) {
+            if (r.ownsNode(node)) {
+                assertThat(r.nodeState(node)).as("the owner's copy").isEqualTo(stored);
+            } else {
+                assertThat(r.nodeState(node)).as("a non-owner's copy").isNull();
+            }
+            assertThat(join(r.readNode(node))).as("read at the owner").contains(stored);
+        }
     }
 
     static <T> T join(CompletionStage<T> stage) {

@@ -4,6 +4,7 @@ import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
@@ -13,6 +14,7 @@ import io.vgpu.state.model.MigProfile;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.QuotaCharge;
@@ -23,12 +25,14 @@ import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.UnlockOutcome;
 import io.vgpu.state.model.Vendor;
 import io.vgpu.state.store.processor.ClearPodNodeProcessor;
+import io.vgpu.state.store.processor.ConfirmLockProcessor;
 import io.vgpu.state.store.processor.ConfirmProcessor;
 import io.vgpu.state.store.processor.ExpireProcessor;
 import io.vgpu.state.store.processor.ExpireQuotaProcessor;
 import io.vgpu.state.store.processor.LockNodeProcessor;
 import io.vgpu.state.store.processor.ObserveBoundProcessor;
 import io.vgpu.state.store.processor.ObserveQuotaProcessor;
+import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
@@ -110,6 +114,8 @@ class StoreSerializationTest {
                 new ConfirmOutcome.Missing(), new ConfirmOutcome.UnknownNode(),
                 new LockOutcome.Acquired(5, null), new LockOutcome.Acquired(5, holder), new LockOutcome.Held(3),
                 new LockOutcome.Contended(holder), new LockOutcome.UnknownNode(),
+                new ConfirmLockOutcome(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION),
+                        new LockOutcome.Contended(holder)), new ConfirmLockOutcome(new ConfirmOutcome.Missing(), null),
                 new UnlockOutcome.Unlocked(), new UnlockOutcome.NotHolder(holder), new UnlockOutcome.NotLocked(),
                 new QuotaOutcome.Reserved(QuotaCharge.NO_DEADLINE), new QuotaOutcome.Exceeded(false, true),
                 new RegisterNodeProcessor(inventory), new RemoveNodeProcessor(),
@@ -119,7 +125,10 @@ class StoreSerializationTest {
                 new UnlockNodeProcessor("ns", "p"), new SetQuotaLimitsProcessor(limits),
                 new ReserveQuotaProcessor("a", 1, 2, 3, 4), new ObserveQuotaProcessor("a", 1, 2),
                 new ReleaseQuotaProcessor("a"), new ExpireQuotaProcessor(9), new SetPodNodeProcessor("n1"),
-                new ClearPodNodeProcessor("n1"));
+                new ClearPodNodeProcessor("n1"), new ConfirmLockProcessor(pod("a"), null, 3, 4),
+                NodeSummary.of(state.withVersion(7)), NodeSummary.of(NodeState.absent("n2")),
+                new PublishSummaryProcessor(NodeSummary.of(state).asReset()),
+                new ConfirmLockProcessor(pod("a"), slice("GPU-a", 9), 3, 4));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -153,8 +162,28 @@ class StoreSerializationTest {
         assertThat(busy).as("8 GPUs with a full NVLink score mesh, 16 pods").isLessThan(3584);
     }
 
-    private int bytes(NodeState state) {
-        return serialization.toData(state).totalSize();
+    @Test
+    void aSummaryIsSizedByTheGpusNotByThePods() {
+        List<GpuDevice> devices = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            devices.add(gpu("GPU-0123456789abcdef0123456789ab-" + i, 10, 81920));
+        }
+
+        int ten = bytes(NodeSummary.of(new NodeState("gpu-node-0001", true, devices, Map.of(), Map.of(),
+                pods(devices, 10), null, 12)));
+        int hundred = bytes(NodeSummary.of(new NodeState("gpu-node-0001", true, devices, Map.of(), Map.of(),
+                pods(devices, 100), new NodeLockHolder("team-a", "trainer-1", 5), 120)));
+        int fullNode = bytes(new NodeState("gpu-node-0001", true, devices, Map.of(), Map.of(), pods(devices, 100),
+                null, 120));
+
+        System.out.printf("summary of 8 GPUs: %d bytes at 10 pods, %d at 100 pods (the node value: %d)%n", ten,
+                hundred, fullNode);
+        assertThat(hundred - ten).as("10 vs 100 pods (the lock holder's names aside)").isLessThan(64);
+        assertThat(hundred).isLessThan(fullNode / 4);
+    }
+
+    private int bytes(Object value) {
+        return serialization.toData(value).totalSize();
     }
 
     private static Map<String, PodCharge> pods(List<GpuDevice> devices, int count) {

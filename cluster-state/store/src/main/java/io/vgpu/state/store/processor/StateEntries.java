@@ -10,7 +10,8 @@ import java.util.function.Function;
 /**
  * The one way processors apply a model transition to a map entry: a missing key is the model's "absent" value;
  * the entry is written only when the transition changed the value (so an idempotent retry replicates nothing
- * and fires no listener), with a NEW immutable value, or removed when the value became vacant. Hazelcast runs
+ * and fires no listener), with a NEW immutable value one {@link NodeState#version() version} later, or removed when
+ * the value became vacant (a key created again starts at version 1: its summary was removed with it). Hazelcast runs
  * the same processor again on every backup against the same value, which yields the same result because
  * transitions are pure.
  */
@@ -22,9 +23,10 @@ final class StateEntries {
     static <O> O applyToNode(Map.Entry<String, NodeState> entry,
                              Function<NodeState, Transition<NodeState, O>> change) {
         NodeState current = entry.getValue();
-        Transition<NodeState, O> t = change.apply(current == null ? NodeState.absent(entry.getKey()) : current);
+        NodeState before = current == null ? NodeState.absent(entry.getKey()) : current;
+        Transition<NodeState, O> t = change.apply(before);
         if (t.changed()) {
-            entry.setValue(t.next().isVacant() ? null : t.next());
+            entry.setValue(t.next().isVacant() ? null : t.next().withVersion(before.version() + 1));
         }
         return t.outcome();
     }
