@@ -167,10 +167,10 @@ public final class BindService {
         }
         Confirmation.ConfirmingLock confirming = confirmation.confirmingLock(request, attempt.pod());
         return locks.acquire(request.node(), request.pod().namespacedName(), confirming).compose(taken -> {
-            if (taken instanceof NodeLocks.Acquisition.Refused refused) {
+            if (taken instanceof LockAcquisition.Refused refused) {
                 return reported(attempt, refused.cause(), refused.message());
             }
-            if (taken instanceof NodeLocks.Acquisition.Held) {
+            if (taken instanceof LockAcquisition.Held) {
                 return proceed(attempt.holdingLocks());
             }
             // declined: the confirmation decided without the lock; a pod the shared state shows bound that the API
@@ -191,7 +191,7 @@ public final class BindService {
     private Future<Step> lock(Attempt attempt) {
         BindRequest request = attempt.request();
         return locks.acquire(request.node(), request.pod().namespacedName()).compose(taken ->
-                taken instanceof NodeLocks.Acquisition.Refused refused
+                taken instanceof LockAcquisition.Refused refused
                         ? reported(attempt, refused.cause(), refused.message()) : proceed(attempt.holdingLocks()));
     }
 

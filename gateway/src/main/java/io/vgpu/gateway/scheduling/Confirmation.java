@@ -82,7 +82,7 @@ final class Confirmation {
     /**
      * The confirmation and the shared node lock in one processor ({@link ClusterState#confirmAndLock}), as the
      * shared try of {@link NodeLocks#acquire(String, io.vgpu.gateway.core.nodelock.NamespacedName,
-     * NodeLocks.SharedTry)}: each try answers the lock's outcome when the confirmation charged the pod, else
+     * SharedLockTry)}: each try answers the lock's outcome when the confirmation charged the pod, else
      * empty, and {@link ConfirmingLock#result()} tells what the last try decided.
      */
     ConfirmingLock confirmingLock(BindRequest request, ObservedPod pod) {
@@ -90,7 +90,7 @@ final class Confirmation {
     }
 
     /** A bind's confirm-and-lock tries; used on the bind's context only, one try at a time. */
-    final class ConfirmingLock implements NodeLocks.SharedTry {
+    final class ConfirmingLock implements SharedLockTry {
         private final BindRequest request;
         private final ObservedPod pod;
         private Result result = PROCEED;

@@ -16,7 +16,6 @@ import io.vgpu.gateway.core.port.ScoredNode;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.reason.NodeReason;
 import io.vgpu.gateway.core.reason.NodeRejection;
-import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodAllocation;
@@ -64,6 +63,7 @@ public final class FilterService {
     private final ClusterState state;
     private final QuotaBook quotas;
     private final QuotaReservations quotaReservations;
+    private final EarlierReservation earlier;
     private final PodWriter pods;
     private final EventSink events;
     private final SchedulingConfig config;
@@ -84,6 +84,7 @@ public final class FilterService {
         this.state = state;
         this.quotas = quotas;
         this.quotaReservations = new QuotaReservations(state, config);
+        this.earlier = new EarlierReservation(state, config);
         this.pods = pods;
         this.events = events;
         this.config = config;
@@ -103,8 +104,7 @@ public final class FilterService {
                 return Future.succeededFuture(new FilterOutcome.Failed(invalid, DecisionFailure.INVALID_REQUEST, 0));
             }
             Call call = new Call(pod, nodeNames);
-            return previousNode(pod)
-                    .compose(previous -> previousUsage(pod, previous))
+            return earlier.scoredWithout(pod)
                     .compose(previous -> decideAndReserve(call, previous))
                     .recover(e -> {
                         LOG.warn("filter {}/{}: {}", pod.namespace(), pod.name(), e.toString());
@@ -125,42 +125,6 @@ public final class FilterService {
     static String invalidIdentity(PodSpec pod) {
         return KubeIdentity.podProblem("Pod metadata.namespace", pod.namespace(), "Pod metadata.name", pod.name(),
                 "Pod metadata.uid", pod.uid());
-    }
-
-    /**
-     * Where this pod holds a reservation from an earlier filter, if anywhere. Only a pod that a filter annotated can
-     * hold one, so only such a pod pays the round trip to the pod index (a first filter, nearly every call, makes
-     * no shared-state call but the reservation): a filter reserves, then annotates the pod before it answers, and
-     * undoes the reservation when the annotation fails; kube-scheduler filters a pod again only after that answer
-     * (and a back-off), by then its copy of the pod carries the annotation. Should a copy still lack it (the answer
-     * was lost with a dying replica), the pod is decided with its earlier reservation counted against it (a stricter
-     * answer, never a double grant). Either way the new reservation releases the earlier entry (the store does, through
-     * the pod index), so a pod never holds two.
-     */
-    private Future<Optional<String>> previousNode(PodSpec pod) {
-        if (pod.uid().isEmpty() || pod.annotation(HamiAnnotations.VGPU_NODE) == null) {
-            return Future.succeededFuture(Optional.empty());
-        }
-        return Stages.onContext(state.podNode(pod.uid()))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * The node holding the pod's earlier reservation, as scored without it: its full state is read from its key's
-     * owner (only a re-filtered pod pays this hop; replicas hold only usage summaries).
-     */
-    private Future<Optional<NodeView>> previousUsage(PodSpec pod, Optional<String> previous) {
-        if (previous.isEmpty() || state.node(previous.get()) == null) {
-            return Future.succeededFuture(Optional.empty());
-        }
-        String name = previous.get();
-        return Stages.onContext(state.readNode(name))
-                .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .map(node -> {
-                    NodeView view = state.node(name);
-                    return node.isEmpty() || view == null ? Optional.empty() : Optional.of(new NodeView(name,
-                            node.get().usageWithout(pod.uid()), view.annotations(), view.pairScores()));
-                });
     }
 
     private Future<FilterOutcome> decideAndReserve(Call call, Optional<NodeView> previous) {

@@ -56,53 +56,9 @@ public final class NodeLocks {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeLocks.class);
 
-    /** Where the wait for a lock is recorded: its end ({@code acquired}, {@code timeout}, {@code failed}), its length. */
-    @FunctionalInterface
-    public interface LockWaits {
-        /** Records nothing. */
-        LockWaits NONE = (outcome, nanos) -> { };
+    private static final LockAcquisition DECLINED = new LockAcquisition.Declined();
 
-        /** One bind's wait for its node's lock ended with {@code outcome} after {@code nanos}. */
-        void record(String outcome, long nanos);
-    }
-
-    /** The end of {@link #acquire}. */
-    public sealed interface Acquisition {
-        /** Both locks are held by the pod. */
-        record Held() implements Acquisition {
-        }
-
-        /**
-         * The pod holds neither lock.
-         *
-         * @param cause   {@link DecisionFailure#LOCK_TIMEOUT}, {@link DecisionFailure#NODE_UNREGISTERED} or
-         *                {@link DecisionFailure#LOCK_FAILED}
-         * @param message HAMi's text
-         */
-        record Refused(DecisionFailure cause, String message) implements Acquisition {
-        }
-
-        /**
-         * The shared try decided without taking the lock (a bind's confirmation refused, or found the pod bound
-         * already): the pod holds neither lock, and the try's own answer says why.
-         */
-        record Declined() implements Acquisition {
-        }
-    }
-
-    /**
-     * One try at the shared half of the lock, made again while it is contended: the model's lock outcome, or empty
-     * when the try decided without the lock ({@link Acquisition.Declined}).
-     */
-    @FunctionalInterface
-    public interface SharedTry {
-        /** Makes the try; {@code nowMillis} is the time the lock records. */
-        Future<Optional<io.vgpu.state.model.LockOutcome>> attempt(long nowMillis);
-    }
-
-    private static final Acquisition DECLINED = new Acquisition.Declined();
-
-    private static final Acquisition HELD = new Acquisition.Held();
+    private static final LockAcquisition HELD = new LockAcquisition.Held();
 
     private final Vertx vertx;
     private final ClusterState state;
@@ -135,11 +91,11 @@ public final class NodeLocks {
 
     /**
      * Takes both locks of {@code node} for {@code pod}, waiting (bounded by {@link SchedulingConfig#nodeLockWait()})
-     * while another pod holds them. Anything but {@link Acquisition.Held}, a failed future included, leaves the pod
+     * while another pod holds them. Anything but {@link LockAcquisition.Held}, a failed future included, leaves the pod
      * holding neither: a lock call that failed may still have applied (its backup did not answer while a member
      * died), so the shared lock is released owner-checked on every other end.
      */
-    public Future<Acquisition> acquire(String node, NamespacedName pod) {
+    Future<LockAcquisition> acquire(String node, NamespacedName pod) {
         return acquire(node, pod, now -> Stages.onContext(state.lockNode(node, pod.namespace(), pod.name(), now,
                 config.nodeLockTimeout().toMillis())).map(Optional::of));
     }
@@ -147,20 +103,20 @@ public final class NodeLocks {
     /**
      * {@link #acquire(String, NamespacedName)} with the shared half taken by {@code shared}, e.g. {@code /bind}'s
      * confirm-and-lock processor (one hop for both; a contended try changes nothing and is made again, as a plain
-     * lock is). A try that decides without the lock ends the wait with {@link Acquisition.Declined}: nothing to
+     * lock is). A try that decides without the lock ends the wait with {@link LockAcquisition.Declined}: nothing to
      * release, since a contended try took nothing.
      */
-    public Future<Acquisition> acquire(String node, NamespacedName pod, SharedTry shared) {
+    Future<LockAcquisition> acquire(String node, NamespacedName pod, SharedLockTry shared) {
         long deadline = clock.millis() + config.nodeLockWait().toMillis();
         long start = System.nanoTime();
         return waitFor(node, deadline, () -> sharedLock(node, pod, shared))
-                .compose(taken -> taken instanceof Acquisition.Held
+                .compose(taken -> taken instanceof LockAcquisition.Held
                         ? waitFor(node, deadline, () -> annotationLock(node, pod)) : Future.succeededFuture(taken))
-                .compose(taken -> taken instanceof Acquisition.Held || taken instanceof Acquisition.Declined
+                .compose(taken -> taken instanceof LockAcquisition.Held || taken instanceof LockAcquisition.Declined
                         ? Future.succeededFuture(taken) : unlockShared(node, pod).map(taken))
                 .recover(e -> unlockShared(node, pod).compose(x -> Future.failedFuture(e)))
                 .andThen(done -> {
-                    if (!(done.succeeded() && done.result() instanceof Acquisition.Declined)) {
+                    if (!(done.succeeded() && done.result() instanceof LockAcquisition.Declined)) {
                         waits.record(waitOutcome(done.succeeded() ? done.result() : null), System.nanoTime() - start);
                     }
                 });
@@ -176,7 +132,7 @@ public final class NodeLocks {
      * Calls {@code attempt} until it decides; an attempt that finds the lock contended answers null and is made again
      * every {@link SchedulingConfig#lockRetryEvery()} while the deadline allows.
      */
-    private Future<Acquisition> waitFor(String node, long deadline, Supplier<Future<Acquisition>> attempt) {
+    private Future<LockAcquisition> waitFor(String node, long deadline, Supplier<Future<LockAcquisition>> attempt) {
         return attempt.get().compose(decided -> {
             if (decided != null) {
                 return Future.succeededFuture(decided);
@@ -186,13 +142,13 @@ public final class NodeLocks {
                         .compose(t -> waitFor(node, deadline, attempt));
             }
             // HAMi's text with the configured timeout as Go prints it (5m0s, 15s; not whole minutes only)
-            return Future.succeededFuture(new Acquisition.Refused(DecisionFailure.LOCK_TIMEOUT,
+            return Future.succeededFuture(new LockAcquisition.Refused(DecisionFailure.LOCK_TIMEOUT,
                     LockNode.contentionMessage(node, config.nodeLockTimeout())));
         });
     }
 
     /** The contention decision, made atomically in the node's shared state (no API round trip); null: contended. */
-    private Future<Acquisition> sharedLock(String node, NamespacedName pod, SharedTry shared) {
+    private Future<LockAcquisition> sharedLock(String node, NamespacedName pod, SharedLockTry shared) {
         return shared.attempt(clock.millis())
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .compose(answer -> {
@@ -210,19 +166,19 @@ public final class NodeLocks {
                                 .compose(u -> sharedLock(node, pod, shared));
                     }
                     return Future.succeededFuture(outcome instanceof UnknownNode
-                            ? new Acquisition.Refused(DecisionFailure.NODE_UNREGISTERED,
+                            ? new LockAcquisition.Refused(DecisionFailure.NODE_UNREGISTERED,
                             "node " + node + " is not registered") : null);
                 });
     }
 
     /** HAMi's {@code hami.io/mutex.lock}, which the device plugin reads to find the pod it allocates; null: contended. */
-    private Future<Acquisition> annotationLock(String node, NamespacedName pod) {
+    private Future<LockAcquisition> annotationLock(String node, NamespacedName pod) {
         return Stages.onContext(annotation.lock(node, pod, config.nodeLockTimeout())).map(outcome -> {
             if (outcome instanceof LockOutcome.Acquired) {
                 return HELD;
             }
             return outcome instanceof LockOutcome.Contended ? null
-                    : new Acquisition.Refused(DecisionFailure.LOCK_FAILED, outcome.message());
+                    : new LockAcquisition.Refused(DecisionFailure.LOCK_FAILED, outcome.message());
         });
     }
 
@@ -230,11 +186,11 @@ public final class NodeLocks {
         return Stages.onContext(state.unlockNode(node, pod.namespace(), pod.name())).otherwiseEmpty().mapEmpty();
     }
 
-    private static String waitOutcome(Acquisition end) {
-        if (end instanceof Acquisition.Held) {
+    private static String waitOutcome(LockAcquisition end) {
+        if (end instanceof LockAcquisition.Held) {
             return "acquired";
         }
-        return end instanceof Acquisition.Refused r && r.cause() == DecisionFailure.LOCK_TIMEOUT ? "timeout" : "failed";
+        return end instanceof LockAcquisition.Refused r && r.cause() == DecisionFailure.LOCK_TIMEOUT ? "timeout" : "failed";
     }
 
     /** The holder's annotation was seen gone, or never appeared within the grace: nobody will release its lock. */

@@ -25,7 +25,7 @@ final class LockFixtures {
      */
     static NodeLocks observing(ClusterState state, Clock clock) {
         return new NodeLocks(null, state, annotationLock(List.of()), SchedulingConfig.DEFAULTS, clock,
-                NodeLocks.LockWaits.NONE);
+                LockWaits.NONE);
     }
 
     /** Node locks whose annotation lock is always free; the nodes it locks are added to {@code locked}. */
@@ -35,7 +35,7 @@ final class LockFixtures {
 
     /** {@link #free(Vertx, ClusterState, Clock, List)} with the given waits and timeouts. */
     static NodeLocks free(Vertx vertx, ClusterState state, Clock clock, List<String> locked, SchedulingConfig config) {
-        return new NodeLocks(vertx, state, annotationLock(locked), config, clock, NodeLocks.LockWaits.NONE);
+        return new NodeLocks(vertx, state, annotationLock(locked), config, clock, LockWaits.NONE);
     }
 
     private static NodeLockPort annotationLock(List<String> locked) {

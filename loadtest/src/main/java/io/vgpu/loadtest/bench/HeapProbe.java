@@ -13,6 +13,7 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
+import io.vgpu.gateway.scheduling.LockWaits;
 import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
@@ -69,7 +70,7 @@ public final class HeapProbe {
         FastApiSink api = new FastApiSink(Duration.ZERO);
         // ingest only: no bind waits for a lock here, so the node locks need no Vert.x
         NodeLocks locks = new NodeLocks(null, state, api, SchedulingConfig.DEFAULTS, Clock.systemUTC(),
-                NodeLocks.LockWaits.NONE);
+                LockWaits.NONE);
         ClusterEvents ingest = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
                 new StateIngest(state, NodeHealth.ALWAYS, api, locks)));
         Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();

@@ -1,0 +1,11 @@
+package io.vgpu.gateway.scheduling;
+
+/** Where the wait for a lock is recorded: its end ({@code acquired}, {@code timeout}, {@code failed}), its length. */
+@FunctionalInterface
+public interface LockWaits {
+    /** Records nothing. */
+    LockWaits NONE = (outcome, nanos) -> { };
+
+    /** One bind's wait for its node's lock ended with {@code outcome} after {@code nanos}. */
+    void record(String outcome, long nanos);
+}
