@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>a {@link SimulatedApiServer} on loopback, with a kubeconfig written for it;</li>
  *   <li>the synthetic nodes created in it as Node objects (device-plugin annotations, allocatable GPUs);</li>
- *   <li>the gateway started by {@link ServeCommand#start} (the same path as {@code serve}): its verticles on
+ *   <li>the gateway started by {@link io.vgpu.gateway.GatewayAssembly#start} (the same path as {@code serve}): its verticles on
  *       loopback over plain HTTP, an embedded single-member Hazelcast store (random cluster name, a free
  *       loopback port), and its informers reading that kubeconfig, so the nodes reach the store through the
  *       same informer path as real ones;</li>

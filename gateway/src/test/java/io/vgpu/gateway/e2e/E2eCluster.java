@@ -58,7 +58,7 @@ import java.util.logging.Logger;
 import javax.net.ssl.SSLContext;
 
 /**
- * The end-to-end fixture: the real gateway ({@code ServeCommand.start}, production wiring) against the fabric8
+ * The end-to-end fixture: the real gateway ({@code GatewayAssembly.start}, production wiring) against the fabric8
  * CRUD mock API server ({@link MockApiServer}: binding subresource, recorded requests), one embedded Hazelcast
  * member on a free loopback port with a random cluster name, plain HTTP on a free port. The gateway reaches
  * the mock through a kubeconfig file ({@code VGPU_KUBECONFIG}) as it would reach a real cluster.

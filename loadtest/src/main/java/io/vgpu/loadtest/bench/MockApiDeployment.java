@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The gateway as {@code simulate} runs it ({@link SimulatedCluster}: the fabric8 CRUD mock API server with the
  * binding subresource, informers, the simulated device plugin releasing each lock right after the Binding), plus
- * {@code replicas - 1} more gateways started through the same {@link ServeCommand#start} path that join the first
+ * {@code replicas - 1} more gateways started through the same {@link io.vgpu.gateway.GatewayAssembly#start} path that join the first
  * one's Hazelcast cluster and watch the same API server.
  */
 final class MockApiDeployment implements AutoCloseable {
