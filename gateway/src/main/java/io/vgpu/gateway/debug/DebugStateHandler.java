@@ -44,8 +44,12 @@ import java.util.function.Supplier;
  *            "charges":[{"uid":"…","namespace":"ns","name":"p","state":"Reserved","deadlineMillis":1700000025000,
  *                        "initCount":0,"devices":"&lt;hami.io/vgpu-devices-allocated value&gt;"}],
  *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}],
- *  "view":["n1","n2"]}
+ *  "view":[{"name":"n1","devices":[{"id":"GPU-…","used":1,"usedmem":4000,"usedcores":30}]}]}
  * </pre>
+ * {@code view} is what this replica scores on: every registered node of its summary-fed view ({@link NodeView}, any
+ * owner), per card the slots, MiB and cores its charges use (reservations until swept, and bindings), in
+ * registration order; capacities are not repeated (a checker compares with the cards as it knows them). A node's
+ * usage there is one authoritative value of it, possibly older than its owner's copy above.
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
@@ -156,9 +160,11 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         for (NodeState node : all) {
             node(nodes.addObject(), node);
         }
-        // the registered nodes this replica scores (its view, fed by every node's summary), by name
+        // what this replica scores on (its view, fed by every node's summary): checked apart from the owners' charges
         ArrayNode view = root.putArray("view");
-        state.nodes().stream().map(NodeView::name).sorted().forEach(view::add);
+        List<NodeView> viewed = new ArrayList<>(state.nodes());
+        viewed.sort(Comparator.comparing(NodeView::name));
+        viewed.forEach(node -> view(view.addObject(), node));
         DraDump.write(root.putObject("dra"), dra.get(), state::ownsNode);
         return root.toString();
     }
@@ -180,6 +186,13 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
             safe = false;
         }
         out.put("clusterSafe", safe);
+    }
+
+    private static void view(ObjectNode out, NodeView node) {
+        out.put("name", node.name());
+        ArrayNode devices = out.putArray("devices");
+        node.devices().forEach(d -> devices.addObject().put("id", d.id()).put("used", d.used())
+                .put("usedmem", d.usedmem()).put("usedcores", d.usedcores()));
     }
 
     private void node(ObjectNode out, NodeState node) {

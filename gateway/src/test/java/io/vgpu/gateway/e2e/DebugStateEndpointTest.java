@@ -1,6 +1,7 @@
 package io.vgpu.gateway.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,6 +50,12 @@ class DebugStateEndpointTest {
         assertThat(reserved.path("state").asText()).isEqualTo("Reserved");
         assertThat(reserved.path("deadlineMillis").asLong()).isGreaterThan(System.currentTimeMillis());
         assertThat(reserved.path("devices").asText()).startsWith("GPU-debug,NVIDIA,1000,");
+        // the usage this replica scores on, from its summary-fed view (listener-fed: it may trail the owner's copy)
+        cluster.eventually("the view scores the reservation", () -> {
+            JsonNode card = viewOf(state(), node).path("devices").path(0);
+            return card.path("id").asText().equals("GPU-debug") && card.path("used").asInt() == 1
+                    && card.path("usedmem").asInt() == 1000;
+        });
         JsonNode dump = state();
         assertThat(dump.path("cluster").path("members").asInt()).isEqualTo(1);
         assertThat(dump.path("cluster").path("clusterSafe").asBoolean()).isTrue();
@@ -86,6 +93,15 @@ class DebugStateEndpointTest {
             }
         }
         throw new AssertionError("no charge of " + uid + " on " + node + ": " + state());
+    }
+
+    private static JsonNode viewOf(JsonNode dump, String node) {
+        for (JsonNode n : dump.path("view")) {
+            if (n.path("name").asText().equals(node)) {
+                return n;
+            }
+        }
+        return MissingNode.getInstance();
     }
 
     private static JsonNode nodeOf(JsonNode dump, String node) {

@@ -290,7 +290,7 @@ final class ChaosCluster implements AutoCloseable {
      */
     private static Set<String> viewed(JsonNode state) {
         Set<String> names = new HashSet<>();
-        state.path("view").forEach(n -> names.add(n.asText()));
+        state.path("view").forEach(n -> names.add(n.path("name").asText()));
         return names;
     }
 

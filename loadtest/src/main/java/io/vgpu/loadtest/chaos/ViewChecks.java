@@ -30,6 +30,11 @@ import java.util.TreeSet;
  *   <li><b>capacity</b>: the live charges (Bound, or Reserved before the deadline) of every node never exceed its
  *       cards, as this harness created them (never as the view says they are). A charge of a pod the driver had
  *       deleted before the view was taken is a phantom (a delete not applied yet), counted apart;</li>
+ *   <li><b>capacity of what a replica scores on</b>: every replica's summary-fed usage ({@code view}: per card the
+ *       slots, MiB and cores of all its node's charges) never exceeds the cards as this harness created them. Each
+ *       summary is a copy of one authoritative value of its node, however late, and the store admits none over
+ *       capacity; the phantoms and expired reservations the round's owner dumps hold on that node (which the owner
+ *       check leaves out, and the usage cannot tell apart) are taken off first;</li>
  *   <li><b>reservations</b>: no deadline beyond the TTL; no expired one left in its owner's view past
  *       {@link ChaosSettings#sweepBound};</li>
  *   <li><b>charged once</b>: a pod is Bound on one node at most, and only on the node it was bound to. A pod that
@@ -59,6 +64,9 @@ final class ViewChecks {
     /** This round's union of the dumps: each pod (uid and name) and the nodes it is Bound on. */
     private final Map<String, Set<String>> roundBoundOn = new HashMap<>();
     private final List<String> roundReplicas = new ArrayList<>();
+    /** This round's views (what each replica scores on) and, per node, the grants the owner check leaves out. */
+    private final List<ScoredView> roundViews = new ArrayList<>();
+    private final Map<String, List<List<DeviceGrant>>> roundExcused = new HashMap<>();
     private boolean roundStale;
     private boolean roundQuiet;
     private long roundNow;
@@ -84,6 +92,8 @@ final class ViewChecks {
         twiceSeen.clear();
         roundBoundOn.clear();
         roundReplicas.clear();
+        roundViews.clear();
+        roundExcused.clear();
         roundStale = false;
         roundQuiet = false;
         roundNow = 0;
@@ -97,6 +107,7 @@ final class ViewChecks {
         if (!roundReplicas.isEmpty()) {
             chargedOnce(String.join("+", roundReplicas), roundStale, roundBoundOn, roundNow, roundQuiet);
         }
+        roundViews.forEach(this::scoredWithinCapacity);
         twiceSince.keySet().retainAll(twiceSeen);
     }
 
@@ -127,6 +138,7 @@ final class ViewChecks {
                         lock.path("sinceMillis").asLong(), now);
             }
         }
+        roundViews.add(new ScoredView(replica.name(), view.path("view")));
         boundOn.forEach((pod, nodes) -> roundBoundOn.computeIfAbsent(pod, p -> new TreeSet<>()).addAll(nodes));
         roundReplicas.add(replica.name());
         roundStale |= stale;
@@ -154,10 +166,13 @@ final class ViewChecks {
             if (pod.deletedAtMillis < now - 2 * settings.informerDelay().toMillis() - 5_000) {
                 latePhantoms.add(node + " " + uid);
             }
+            roundExcused.computeIfAbsent(node, n -> new ArrayList<>()).add(allocation.grants());
             return;
         }
         if (!reserved || deadline > now) {
             live.add(allocation.grants());
+        } else {
+            roundExcused.computeIfAbsent(node, n -> new ArrayList<>()).add(allocation.grants());
         }
         if (reserved && deadline > now + settings.reservationTtl().toMillis() + 2_000) {
             violations.add("long-reservation", uid, "reservation of " + podName + " on " + node + " lives until "
@@ -197,6 +212,47 @@ final class ViewChecks {
                         + " ms" + (quiet ? " once the run is quiet" : " (bound " + allowed + " ms)"));
             }
         });
+    }
+
+    /** One replica's {@code view} in this round: per node the usage it scores on. */
+    private record ScoredView(String replica, JsonNode nodes) {
+    }
+
+    /**
+     * Checks one replica's scored usage against the cards as this harness created them, less what the round's owner
+     * dumps show as phantoms or expired reservations on the node (the owner check leaves those out too).
+     */
+    private void scoredWithinCapacity(ScoredView scored) {
+        for (JsonNode node : scored.nodes()) {
+            String name = node.path("name").asText();
+            List<GpuDevice> cards = cluster.devices().get(name);
+            if (cards == null) {
+                continue;
+            }
+            Map<String, DeviceUsage> excused = new HashMap<>();
+            UsageAccounting.nodeUsage(cards, roundExcused.getOrDefault(name, List.of()))
+                    .forEach(u -> excused.put(u.id(), u));
+            Map<String, GpuDevice> byId = new HashMap<>();
+            cards.forEach(c -> byId.put(c.id(), c));
+            for (JsonNode used : node.path("devices")) {
+                String id = used.path("id").asText();
+                GpuDevice card = byId.get(id);
+                DeviceUsage less = excused.get(id);
+                if (card == null || less == null) {
+                    continue;
+                }
+                int slots = used.path("used").asInt() - less.used();
+                int mem = used.path("usedmem").asInt() - less.usedmem();
+                int cores = used.path("usedcores").asInt() - less.usedcores();
+                if (slots > card.count() || mem > card.devmem() || cores > card.devcore()) {
+                    violations.add("over-commit", scored.replica() + " view " + name + " " + id, "view of "
+                            + scored.replica() + " (the usage it scores on): " + name + "'s card " + id + " at slots "
+                            + slots + "/" + card.count() + ", MiB " + mem + "/" + card.devmem() + ", cores " + cores
+                            + "/" + card.devcore() + (less.used() == 0 ? "" : " (after taking off " + less.used()
+                            + " phantom or expired charges the owner's dump holds)"));
+                }
+            }
+        }
     }
 
     /** Says when the pod was deleted, if it was before the view: a charge its delete did not release. */
