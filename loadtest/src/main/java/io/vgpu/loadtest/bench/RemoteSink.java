@@ -169,9 +169,20 @@ final class RemoteSink extends MirrorCache implements ApiStandIn, AutoCloseable 
                 .put("uid", pod.uid());
     }
 
-    /** Sends one call; an HTTP or transport failure becomes the port's "unreachable" outcome. */
+    /**
+     * Sends one call; an HTTP or transport failure becomes the port's "unreachable" outcome. The exchange runs on this
+     * client's own context, whoever calls: the gateway calls from its event loops, another Vert.x instance's threads,
+     * and a response handled there could end before its body was read, leaving the call unanswered for good (the full
+     * benchmark's {@code /filter} rows stalled after a few dozen filters; {@code RemoteSinkCallsTest}).
+     */
     private <T> CompletionStage<T> send(ObjectNode call, Function<JsonNode, T> answer, Function<String, T> failed) {
-        Future<T> f = client.request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
+        Promise<T> answered = Promise.promise();
+        context.runOnContext(v -> exchange(call, answer, failed).onComplete(answered));
+        return answered.future().toCompletionStage();
+    }
+
+    private <T> Future<T> exchange(ObjectNode call, Function<JsonNode, T> answer, Function<String, T> failed) {
+        return client.request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
                         .setURI("/call"))
                 .compose(r -> r.send(Buffer.buffer(call.toString())))
                 .compose(r -> r.body().map(b -> {
@@ -185,7 +196,6 @@ final class RemoteSink extends MirrorCache implements ApiStandIn, AutoCloseable 
                     }
                 }))
                 .recover(e -> Future.succeededFuture(failed.apply("sink: " + e.getMessage())));
-        return f.toCompletionStage();
     }
 
     @Override
