@@ -118,7 +118,7 @@ final class BenchReport {
         if (filters.isEmpty()) {
             return;
         }
-        b.append("#### /filter, NodeNames mode, 1 replica, fast API sink, 1 stream\n\n");
+        b.append("#### /filter, NodeNames mode, 1 replica with the fast API sink in its JVM, 1 stream\n\n");
         b.append("| nodes × 8 GPUs | gateway p50 / p99 / p99.9 (ms) | req/s | bare endpoint p50 / p99 / p99.9 (ms) "
                 + "| bare req/s | p50 ratio | p99 ratio | errors |\n|---|---|---|---|---|---|---|---|\n");
         for (Row r : filters) {
@@ -146,7 +146,8 @@ final class BenchReport {
             Object delay = r.extra().get("devicePluginMillis");
             Object events = r.extra().get("fanOutEventsPerSecond");
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |%n",
-                    r.extra().get("replicas"), r.extra().get("streams"), delay == null ? "simulated, 0 ms" : delay + " ms",
+                    r.extra().get("replicas") + (Boolean.TRUE.equals(r.extra().get("sinkInReplicaJvm"))
+                            ? " (sink in its JVM)" : ""), r.extra().get("streams"), delay == null ? "simulated, 0 ms" : delay + " ms",
                     r.throughput(), pct(r.extra().get("ratioToCeiling")), pct(r.extra().get("lossVs1Replica")),
                     lat(r.latency()), lat2(f), lat2(bi),
                     events == null ? "-" : String.format(Locale.ROOT, "%.0f ev/s, %s/s", ((Number) events).doubleValue(),

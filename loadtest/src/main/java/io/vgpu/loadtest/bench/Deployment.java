@@ -1,6 +1,8 @@
 package io.vgpu.loadtest.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code replicas} gateway replicas, each in a JVM of its own ({@link ReplicaMain}), forming one Hazelcast cluster
@@ -28,12 +31,63 @@ final class Deployment implements AutoCloseable {
     private final SinkServer server;
     private final List<ReplicaProcess> replicas;
     private final int[] ports;
+    private final InReplicaSink inReplica;
 
-    private Deployment(FastApiSink sink, SinkServer server, List<ReplicaProcess> replicas, int[] ports) {
+    private Deployment(FastApiSink sink, SinkServer server, List<ReplicaProcess> replicas, int[] ports,
+                       InReplicaSink inReplica) {
         this.sink = sink;
         this.server = server;
         this.replicas = replicas;
         this.ports = ports;
+        this.inReplica = inReplica;
+    }
+
+    /**
+     * The sink in the replica's JVM, which the driver reaches over loopback HTTP for its own calls (a user's create,
+     * the write count).
+     *
+     * @param http the driver's client
+     * @param port the replica's {@link SinkServer}
+     */
+    private record InReplicaSink(BenchHttp http, int port) {
+
+        Future<PodSpec> create(PodSpec pod) {
+            ObjectNode call = SinkWire.JSON.createObjectNode().put("op", "create");
+            call.set("pod", SinkWire.JSON.valueToTree(pod));
+            return http.post(port, "/call", Buffer.buffer(call.toString())).compose(reply ->
+                    reply.status() == 200 ? Future.succeededFuture(pod)
+                            : Future.failedFuture("the replica's sink refused the create: HTTP " + reply.status()));
+        }
+
+        long writes() throws Exception {
+            return http.post(port, "/call", Buffer.buffer("{\"op\":\"writes\"}"))
+                    .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)
+                    .json().path("writes").asLong();
+        }
+    }
+
+    /**
+     * One replica whose Kubernetes ports are a {@link FastApiSink} in its own JVM, seeded with {@code nodes}: the
+     * gateway measured against an API as fast as a map (the one-replica throughput and {@code /filter} targets of issue
+     * 14), at the price of the sink's work counting as the replica's CPU. Several replicas need one shared API, so
+     * only one replica can run this way.
+     */
+    static Deployment startWithSinkInReplica(List<SyntheticNode> nodes, Duration allocateDelay, String nodePolicy,
+                                             Duration reservationTtl, List<String> jvmOptions, BenchHttp http)
+            throws Exception {
+        String cluster = Benchmark.newClusterName();
+        int hzPort = Benchmark.freePort();
+        ReplicaProcess replica = ReplicaProcess.start("replica-0", jvmOptions, ReplicaMain.class, List.of("0", cluster,
+                Integer.toString(hzPort), "127.0.0.1:" + hzPort, nodePolicy, Long.toString(reservationTtl.toMillis()),
+                ReplicaMain.IN_PROCESS + allocateDelay.toMillis(), Integer.toString(nodes.size()), "0"));
+        try {
+            String[] ready = replica.await("READY", READY_TIMEOUT).trim().split(" ");
+            return new Deployment(null, null, List.of(replica), new int[] {Integer.parseInt(ready[0])},
+                    new InReplicaSink(http, Integer.parseInt(ready[1])));
+        } catch (Exception | Error e) {
+            replica.close();
+            throw e;
+        }
     }
 
     /**
@@ -70,9 +124,9 @@ final class Deployment implements AutoCloseable {
             }
             int[] ports = new int[replicaCount];
             for (int i = 0; i < replicaCount; i++) {
-                ports[i] = Integer.parseInt(started.get(i).await("READY", READY_TIMEOUT).trim());
+                ports[i] = Integer.parseInt(started.get(i).await("READY", READY_TIMEOUT).trim().split(" ")[0]);
             }
-            return new Deployment(sink, server, started, ports);
+            return new Deployment(sink, server, started, ports, null);
         } catch (Exception | Error e) {
             started.forEach(ReplicaProcess::close);
             if (server != null) {
@@ -90,8 +144,9 @@ final class Deployment implements AutoCloseable {
                 List.of(), jvmOptions);
     }
 
-    FastApiSink sink() {
-        return sink;
+    /** The API writes so far (patches, bindings, lock writes). */
+    long apiWrites() throws Exception {
+        return inReplica != null ? inReplica.writes() : sink.writes();
     }
 
     /** The replicas' API ports. */
@@ -122,6 +177,9 @@ final class Deployment implements AutoCloseable {
 
     /** Creates the pod in the sink (the API server's create, before kube-scheduler sees it). */
     Future<PodSpec> create(PodSpec pod) {
+        if (inReplica != null) {
+            return inReplica.create(pod);
+        }
         sink.createPod(pod);
         return Future.succeededFuture(pod);
     }
@@ -131,8 +189,10 @@ final class Deployment implements AutoCloseable {
         for (int i = replicas.size() - 1; i >= 0; i--) {
             replicas.get(i).close();
         }
-        server.close();
-        sink.close();
+        if (server != null) {
+            server.close();
+            sink.close();
+        }
     }
 
     @Override

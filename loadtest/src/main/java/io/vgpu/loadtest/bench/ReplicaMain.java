@@ -14,7 +14,7 @@ import java.util.Locale;
 /**
  * One benchmark replica in a JVM of its own, so that the gateway's GC and threads are the only ones in its process
  * (and its CPU time is the process's): a {@link BenchReplica} on a {@link RemoteSink} to the driver's
- * {@link SinkServer}. Started by {@link ReplicaProcess}; talks over its standard streams:
+ * {@link SinkServer}, or on a {@link FastApiSink} of its own (one-replica rows; see {@link Sink}). Started by {@link ReplicaProcess}; talks over its standard streams:
  * <ul>
  *   <li>prints {@code READY <api port>} once its view holds every node and every placed pod's charge;</li>
  *   <li>{@code fanout-start} / {@code fanout-stop} on stdin start and stop its {@link FanOutMeter}; the stop prints
@@ -22,11 +22,14 @@ import java.util.Locale;
  *   <li>{@code quit} or the end of stdin shuts it down.</li>
  * </ul>
  * Usage: {@code ReplicaMain <index> <cluster> <hazelcast port> <members,...> <node policy> <reservation ttl ms>
- * <sink port> <nodes> <placed pods>}.
+ * <sink port | in-process:<device plugin delay ms>> <nodes> <placed pods>}; with the sink in process, {@code READY}
+ * also names the port of its {@link SinkServer}.
  */
 public final class ReplicaMain {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
+    /** The sink argument that puts the API stand-in into this JVM ({@link Sink#inProcess}). */
+    static final String IN_PROCESS = "in-process:";
 
     private ReplicaMain() {
     }
@@ -49,14 +52,14 @@ public final class ReplicaMain {
         List<String> members = List.of(args[3].split(","));
         int nodes = Integer.parseInt(args[7]);
         long placed = Long.parseLong(args[8]);
-        RemoteSink sink = RemoteSink.connect(Integer.parseInt(args[6]));
-        awaitMirror(sink, nodes, placed);
+        Sink sink = args[6].startsWith(IN_PROCESS) ? Sink.inProcess(nodes, placed, args[6])
+                : Sink.remote(Integer.parseInt(args[6]), nodes, placed);
         BenchReplica replica = BenchReplica.start(index, Benchmark.store(args[1], Integer.parseInt(args[2]), members),
-                sink, args[4], "spread", Duration.ofMillis(Long.parseLong(args[5])));
+                sink.api(), args[4], "spread", Duration.ofMillis(Long.parseLong(args[5])));
         replica.awaitNodes(nodes, READY_TIMEOUT);
-        awaitCharges(replica.state(), sink, placed);
+        awaitCharges(replica.state(), sink.api(), placed);
         FanOutMeter fanOut = new FanOutMeter(replica.state());
-        System.out.println("READY " + replica.port());
+        System.out.println("READY " + replica.port() + sink.readyTail());
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
@@ -76,6 +79,39 @@ public final class ReplicaMain {
         System.exit(0);
     }
 
+    /**
+     * Where this replica's Kubernetes ports lead: the driver's sink over loopback HTTP ({@link RemoteSink}), or, for the
+     * one-replica rows that measure the gateway against an API as fast as a map, a {@link FastApiSink} in this JVM,
+     * seeded with the same synthetic nodes and served on a port of its own so that the driver can create pods.
+     */
+    private record Sink(ApiStandIn api, String readyTail, AutoCloseable... closers) {
+
+        static Sink remote(int port, int nodes, long placed) throws Exception {
+            RemoteSink remote = RemoteSink.connect(port);
+            awaitMirror(remote, nodes, placed);
+            return new Sink(remote, "", remote);
+        }
+
+        /** @param spec {@code in-process:<device plugin delay ms>} */
+        static Sink inProcess(int nodes, long placed, String spec) throws Exception {
+            if (placed > 0) {
+                throw new IllegalArgumentException("an in-process sink starts without placed pods");
+            }
+            FastApiSink local = new FastApiSink(Duration.ofMillis(Long.parseLong(spec.substring(IN_PROCESS.length()))));
+            for (var n : Benchmark.cluster(nodes)) {
+                local.createNode(n.name(), n.annotations(), Benchmark.virtualDevices(n));
+            }
+            SinkServer server = SinkServer.start(local);
+            return new Sink(local, " " + server.port(), server, local);
+        }
+
+        void close() throws Exception {
+            for (AutoCloseable c : closers) {
+                c.close();
+            }
+        }
+    }
+
     private static void awaitMirror(RemoteSink sink, int nodes, long pods) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (sink.mirrored()[0] < nodes || sink.mirrored()[1] < pods) {
@@ -92,7 +128,7 @@ public final class ReplicaMain {
      * one slot of one GPU, and the view (the node summaries) counts used slots; the charges themselves live with
      * each node key's owner only.
      */
-    private static void awaitCharges(HazelcastClusterState state, RemoteSink sink, long pods) throws InterruptedException {
+    private static void awaitCharges(HazelcastClusterState state, ApiStandIn sink, long pods) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (pods > 0) {
             long charged = 0;

@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.nodelock.NamespacedName;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeObservation;
@@ -16,6 +17,7 @@ import io.vgpu.gateway.core.port.PodAddress;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -23,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * The {@link FastApiSink} served on a loopback port to replicas in JVMs of their own (a {@link RemoteSink} each):
  * {@code GET /watch} streams every change as a line of JSON, the known objects first (the informers' list, then
  * their watch); {@code POST /call} runs one of the gateway's Kubernetes writes or the pod read and answers its
- * outcome ({@link SinkWire}). Runs in the driver's JVM, as the API server would run outside the gateway's.
+ * outcome ({@link SinkWire}), or, when the sink lives in a replica's JVM, one of the driver's calls (a user's pod
+ * create, the API write count). Runs in the driver's JVM, as the API server would run outside the gateway's, except for
+ * the one-replica rows that measure the gateway with an API as fast as a map ({@link Deployment#startWithSinkInReplica}).
  */
 final class SinkServer implements AutoCloseable {
 
@@ -120,6 +124,10 @@ final class SinkServer implements AutoCloseable {
                     .thenApply(SinkWire::lock);
             case "release" -> sink.release(c.path("node").asText(), owner, c.path("skipOwnerCheck").asBoolean())
                     .thenApply(SinkWire::release);
+            // the driver's own calls when the sink lives in the replica's JVM: a user's create, the write count
+            case "create" -> create(c.path("pod"));
+            case "writes" -> CompletableFuture.completedFuture(SinkWire.JSON.createObjectNode()
+                    .put("writes", sink.writes()));
             default -> null;
         };
         if (answer == null) {
@@ -133,6 +141,15 @@ final class SinkServer implements AutoCloseable {
                 response.putHeader("Content-Type", "application/json").end(o.toString());
             }
         });
+    }
+
+    private CompletionStage<ObjectNode> create(JsonNode pod) {
+        try {
+            sink.createPod(SinkWire.JSON.treeToValue(pod, PodSpec.class));
+            return CompletableFuture.completedFuture(SinkWire.JSON.createObjectNode().put("created", true));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static java.util.Map<String, String> map(JsonNode o) {

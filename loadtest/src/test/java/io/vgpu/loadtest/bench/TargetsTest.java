@@ -33,6 +33,7 @@ class TargetsTest {
         rows.add(row("cycle-r1-k3-d0", 25_000, Map.of("cpuMillisPerDecision", 0.50)));
         rows.add(row("cycle-r3-k3-d0", 21_000, Map.of("cpuMillisPerDecision", 0.60, "lossVs1Replica", 0.16)));
         rows.add(row("filter-5000", 1_000, Map.of("ratioP50ToCeiling", 3.0, "ratioP99ToCeiling", 3.9)));
+        rows.add(row("cycle-r1-k1-d0-in-process", 25_000, Map.of("sinkInReplicaJvm", true)));
         return rows;
     }
 
@@ -63,7 +64,9 @@ class TargetsTest {
         rows.set(1, row("fanout-p100", 100, Map.of("fanOutBytesPerDecisionPerReplica", 1_100.0)));
         rows.set(3, row("cycle-r3-k1-d0", 20_000, Map.of("cpuMillisPerDecision", 0.53, "lossVs1Replica", 0.21)));
         rows.set(6, row("filter-5000", 1_000, Map.of("ratioP50ToCeiling", 3.01, "ratioP99ToCeiling", 4.01)));
-        rows.set(2, row("cycle-r1-k1-d0", 24_990, Map.of("cpuMillisPerDecision", 0.40)));
+        // the throughput target reads the row with the sink in the replica's JVM, not the remote-sink row
+        rows.set(2, row("cycle-r1-k1-d0", 99_990, Map.of("cpuMillisPerDecision", 0.40)));
+        rows.set(7, row("cycle-r1-k1-d0-in-process", 24_990, Map.of("sinkInReplicaJvm", true)));
         Map<String, Boolean> met = met(rows, heap(385));
         // 1100 / 800 = +37.5 %, and 1,100 B > 1 KiB
         assertThat(met).containsEntry("fan-out-density", false).containsEntry("fan-out-size", false)
@@ -119,7 +122,7 @@ class TargetsTest {
         assertThat(root.path("machine").path("cores").asInt()).isEqualTo(2);
         assertThat(root.path("machine").path("loadAverageAtStart").asText()).isEqualTo("0.50 0.40 0.30");
         assertThat(root.path("machine").path("loadAverageAtEnd").asText()).isEqualTo("1.50 0.60 0.35");
-        assertThat(root.path("rows")).hasSize(7);
+        assertThat(root.path("rows")).hasSize(8);
         assertThat(root.path("rows").get(2).path("cpuMillisPerDecision").asDouble()).isEqualTo(0.40);
         JsonNode targets = root.path("targets");
         assertThat(targets).hasSize(10);
