@@ -32,7 +32,8 @@ import java.util.Set;
  *       elsewhere (the API server records every attempt), and a bound pod carries the devices of its node;</li>
  *   <li><b>node lock</b>: every Binding was made while the node lock named its pod, and the device plugin found it
  *       so;</li>
- *   <li><b>charged once</b>: a pod is Bound on one node at most, the one it was bound to ({@link ViewChecks});</li>
+ *   <li><b>charged once</b>: a pod is Bound on one node at most, the one it was bound to, on the union of a round's
+ *       owner dumps ({@link ChargedOnce});</li>
  *   <li><b>locks</b>: no node lock (the annotation, or a view's shared-state lock) stays held by a pod that no
  *       longer binds past its bound ({@link LockChecks});</li>
  *   <li><b>reservations</b>: every reservation ends bound or expired: no deadline beyond the TTL, no expired one

@@ -20,6 +20,8 @@ final class PodRecord {
     volatile Pod pod;
     volatile Phase phase = Phase.PENDING;
     volatile String node = "";
+    /** When the driver learnt that the pod was bound to {@link #node} (0 while it is not): written before it. */
+    volatile long placedAtMillis;
     /** A bind call for this pod is on its way (its lock may be held legitimately). */
     volatile boolean bindInFlight;
     /** A bind call for this pod died with its replica: a lock it left blocks its node until the lock timeout. */

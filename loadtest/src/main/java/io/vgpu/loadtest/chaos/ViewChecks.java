@@ -12,7 +12,6 @@ import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.UsageAccounting;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The invariants the replicas' views ({@code GET /debug/state}) must hold. Since issue 14 a replica dumps only the
@@ -37,20 +35,13 @@ import java.util.TreeSet;
  *       check leaves out, and the usage cannot tell apart) are taken off first;</li>
  *   <li><b>reservations</b>: no deadline beyond the TTL; no expired one left in its owner's view past
  *       {@link ChaosSettings#sweepBound};</li>
- *   <li><b>charged once</b>: a pod is Bound on one node at most, and only on the node it was bound to. A pod that
- *       moved is released on its old node within one ingest move ({@link #MOVE_BOUND}, plus the delay in the stale
- *       view); once the run is quiet, not at all;</li>
+ *   <li><b>charged once</b>: a pod is Bound on one node at most, and only on the node it was bound to, on the
+ *       union of the round's dumps ({@link ChargedOnce});</li>
  *   <li><b>locks</b>: an owner's shared-state lock, through {@link LockChecks}.</li>
  * </ul>
  * Not thread-safe: the checker calls it under its lock.
  */
 final class ViewChecks {
-
-    /**
-     * One ingest move: the new node's owner records the pod, looks up the pod index, reads the pod and releases the
-     * old node; or a filter reserves, annotates and releases. Milliseconds each; seconds on a loaded machine.
-     */
-    static final Duration MOVE_BOUND = Duration.ofSeconds(5);
 
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
@@ -59,17 +50,11 @@ final class ViewChecks {
     private final LockChecks locks;
     private final Set<String> phantoms = new HashSet<>();
     private final Set<String> latePhantoms = new HashSet<>();
-    private final Map<String, Long> twiceSince = new HashMap<>();
-    private final Set<String> twiceSeen = new HashSet<>();
-    /** This round's union of the dumps: each pod (uid and name) and the nodes it is Bound on. */
-    private final Map<String, Set<String>> roundBoundOn = new HashMap<>();
-    private final List<String> roundReplicas = new ArrayList<>();
+    private final ChargedOnce chargedOnce;
     /** This round's views (what each replica scores on) and, per node, the grants the owner check leaves out. */
     private final List<ScoredView> roundViews = new ArrayList<>();
     private final Map<String, List<List<DeviceGrant>>> roundExcused = new HashMap<>();
-    private boolean roundStale;
     private boolean roundQuiet;
-    private long roundNow;
 
     ViewChecks(ChaosCluster cluster, Map<String, PodRecord> pods, Violations violations, LockChecks locks) {
         this.cluster = cluster;
@@ -77,6 +62,7 @@ final class ViewChecks {
         this.pods = pods;
         this.violations = violations;
         this.locks = locks;
+        this.chargedOnce = new ChargedOnce(settings, pods, violations);
     }
 
     int phantoms() {
@@ -89,14 +75,10 @@ final class ViewChecks {
 
     /** Before a round of views. */
     void begin() {
-        twiceSeen.clear();
-        roundBoundOn.clear();
-        roundReplicas.clear();
+        chargedOnce.begin();
         roundViews.clear();
         roundExcused.clear();
-        roundStale = false;
         roundQuiet = false;
-        roundNow = 0;
     }
 
     /**
@@ -104,11 +86,8 @@ final class ViewChecks {
      * a pod is charged on may be owned by different replicas); a double charge no longer seen is no longer followed.
      */
     void end() {
-        if (!roundReplicas.isEmpty()) {
-            chargedOnce(String.join("+", roundReplicas), roundStale, roundBoundOn, roundNow, roundQuiet);
-        }
+        chargedOnce.end(roundQuiet);
         roundViews.forEach(this::scoredWithinCapacity);
-        twiceSince.keySet().retainAll(twiceSeen);
     }
 
     /**
@@ -121,13 +100,12 @@ final class ViewChecks {
         boolean stale = isStale(replica);
         // an owner that is not ready may not have listed its informers yet: it cannot release what it never saw
         boolean ready = view.path("ready").asBoolean();
-        Map<String, Set<String>> boundOn = new HashMap<>();
         for (JsonNode node : view.path("nodes")) {
             String name = node.path("name").asText();
             boolean owned = node.path("owned").asBoolean();
             List<List<DeviceGrant>> live = new ArrayList<>();
             for (JsonNode charge : node.path("charges")) {
-                charge(replica, name, owned, stale, charge, now, live, boundOn);
+                charge(replica, name, owned, stale, charge, now, live);
             }
             overCommitted(cluster.devices().get(name), live).ifPresent(card -> violations.add("over-commit",
                     replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
@@ -139,15 +117,12 @@ final class ViewChecks {
             }
         }
         roundViews.add(new ScoredView(replica.name(), view.path("view")));
-        boundOn.forEach((pod, nodes) -> roundBoundOn.computeIfAbsent(pod, p -> new TreeSet<>()).addAll(nodes));
-        roundReplicas.add(replica.name());
-        roundStale |= stale;
+        chargedOnce.dump(replica.name(), stale, now);
         roundQuiet |= quiet;
-        roundNow = Math.max(roundNow, now);
     }
 
     private void charge(GatewayReplica replica, String node, boolean owned, boolean stale, JsonNode charge, long now,
-                        List<List<DeviceGrant>> live, Map<String, Set<String>> boundOn) {
+                        List<List<DeviceGrant>> live) {
         String uid = charge.path("uid").asText();
         PodAllocation allocation = allocation(charge.path("devices").asText(), charge.path("initCount").asInt());
         boolean reserved = "Reserved".equals(charge.path("state").asText());
@@ -158,7 +133,7 @@ final class ViewChecks {
         }
         String podName = charge.path("name").asText();
         if (!reserved) {
-            boundOn.computeIfAbsent(uid + " " + podName, u -> new TreeSet<>()).add(node);
+            chargedOnce.bound(replica.name(), stale, uid, podName, node, now);
         }
         PodRecord pod = pods.get(podName);
         if (pod != null && pod.deletedAtMillis != 0 && pod.deletedAtMillis < now) {
@@ -183,35 +158,6 @@ final class ViewChecks {
                     + replica.name() + "'s view " + (now - deadline) + " ms after its deadline (bound "
                     + settings.sweepBound(stale).toMillis() + " ms)");
         }
-    }
-
-    /**
-     * A pod Bound on two nodes, or Bound on a node other than the one it was bound to (the driver knows), is
-     * followed from the first check that sees it and is a violation past {@link #MOVE_BOUND} (plus the slack, two
-     * checks, and the delay in the stale view); once quiet, at once.
-     */
-    private void chargedOnce(String replicas, boolean stale, Map<String, Set<String>> boundOn, long now,
-                             boolean quiet) {
-        long allowed = MOVE_BOUND.plus(ChaosSettings.SLACK).plus(settings.checkEvery().multipliedBy(2))
-                .plus(stale ? settings.informerDelay() : Duration.ZERO).toMillis();
-        boundOn.forEach((pod, nodes) -> {
-            String name = pod.substring(pod.indexOf(' ') + 1);
-            PodRecord record = pods.get(name);
-            String placed = record == null ? "" : record.node;
-            boolean elsewhere = !placed.isEmpty() && !(nodes.size() == 1 && nodes.contains(placed));
-            if (nodes.size() < 2 && !elsewhere) {
-                return;
-            }
-            String key = pod;
-            twiceSeen.add(key);
-            long since = twiceSince.computeIfAbsent(key, k -> now);
-            if (quiet || now - since > allowed) {
-                violations.add("charged-twice", key, "views of " + replicas + ": pod " + name + " Bound on "
-                        + nodes + (placed.isEmpty() ? "" : " (bound to " + placed + ")") + deleted(record, now)
-                        + " for " + (now - since)
-                        + " ms" + (quiet ? " once the run is quiet" : " (bound " + allowed + " ms)"));
-            }
-        });
     }
 
     /** One replica's {@code view} in this round: per node the usage it scores on. */
@@ -253,12 +199,6 @@ final class ViewChecks {
                 }
             }
         }
-    }
-
-    /** Says when the pod was deleted, if it was before the view: a charge its delete did not release. */
-    private static String deleted(PodRecord record, long now) {
-        return record != null && record.deletedAtMillis != 0 && record.deletedAtMillis < now
-                ? ", deleted " + (now - record.deletedAtMillis) + " ms before the view," : "";
     }
 
     private boolean isStale(GatewayReplica replica) {

@@ -382,6 +382,7 @@ final class Workload {
     }
 
     private void bound(PodRecord p, String node) {
+        p.placedAtMillis = System.currentTimeMillis();
         p.node = node;
         p.phase = PodRecord.Phase.BOUND;
         kubelet.add(new Due(p, 5 + (System.nanoTime() & 15)));
