@@ -164,13 +164,48 @@ final class BenchReport {
     }
 
     private void heapTable(StringBuilder b) {
+        probeHeapTable(b);
+        deploymentHeapTable(b);
+    }
+
+    /** The deployment heap row ({@link ReplicaHeapRun}): one line per replica. */
+    private void deploymentHeapTable(StringBuilder b) {
+        if (!(heap.get(Benchmark.DEPLOYMENT_HEAP) instanceof Map<?, ?> d)) {
+            return;
+        }
+        b.append(String.format(Locale.ROOT, "#### Heap of each replica among %s (own JVMs, %s)%n%n", d.get("replicas"),
+                d.get("jvm")));
+        b.append("| replica | nodes | GPUs | placed pods | used heap after full GC (state, informer mirror, verdict "
+                + "cache of 8 shapes) | of which the informer mirror alone | without the mirror |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        List<?> used = d.get("usedAfterGcMiB") instanceof List<?> l ? l : List.of();
+        List<?> mirror = d.get("mirrorMiB") instanceof List<?> l ? l : List.of();
+        List<?> without = d.get("withoutMirrorMiB") instanceof List<?> l ? l : List.of();
+        for (int i = 0; i < used.size(); i++) {
+            b.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s |%n", i, d.get("nodes"),
+                    d.get("gpus"), d.get("pods"), mib(used.get(i)), i < mirror.size() ? mib(mirror.get(i)) : "-",
+                    i < without.size() ? mib(without.get(i)) : "-"));
+        }
+        b.append(String.format(Locale.ROOT, "%nLargest replica: **%s MiB**. Ready (every placed pod in every view) "
+                        + "after %.0f s; the row took %.0f s; %s of the filters that filled the verdict caches answered "
+                        + "an error. Driver (the API sink with every pod): %s used after full GC of %s.%n%n",
+                Targets.largestReplicaHeap(heap).stream().mapToObj(m -> String.format(Locale.ROOT, "%.1f", m))
+                        .findFirst().orElse("-"), d.get("readySeconds"), d.get("seconds"), d.get("filterErrors"),
+                mib(d.get("driverUsedAfterGcMiB")), mib(d.get("driverHeapMaxMiB"))));
+    }
+
+    /** The heap probe's row: one member holding the whole state. */
+    private void probeHeapTable(StringBuilder b) {
         if (!(heap.get("usedAfterGcMiB") instanceof com.fasterxml.jackson.databind.JsonNode u)) {
-            if (!heap.isEmpty()) {
-                b.append("#### Heap of one replica\n\nThe probe did not complete: ").append(heap).append("\n\n");
+            Map<String, Object> probe = new java.util.LinkedHashMap<>(heap);
+            probe.remove(Benchmark.DEPLOYMENT_HEAP);
+            if (!probe.isEmpty()) {
+                b.append("#### Heap of one replica\n\nThe probe did not complete: ").append(probe).append("\n\n");
             }
             return;
         }
-        b.append("#### Heap of one replica (own JVM, ").append(heap.get("jvm")).append(")\n\n");
+        b.append("#### Heap of one replica holding the whole state (the probe, own JVM, ").append(heap.get("jvm"))
+                .append(")\n\n");
         if (Boolean.FALSE.equals(heap.get("completedUnderMaxHeap"))) {
             b.append("Under -Xmx512m the probe did not complete: ").append(heap.get("failureUnderMaxHeap"))
                     .append(".\n\n");
@@ -190,6 +225,10 @@ final class BenchReport {
     /** The probe's last figure: with the verdict cache when the probe measured it (older reports: without). */
     private static double peakHeap(com.fasterxml.jackson.databind.JsonNode usedAfterGc) {
         return usedAfterGc.path("withVerdictCache").asDouble(usedAfterGc.path("nodesAndPods").asDouble());
+    }
+
+    private static String mib(Object value) {
+        return value instanceof Number n ? String.format(Locale.ROOT, "%.1f MiB", n.doubleValue()) : "-";
     }
 
     private Optional<Row> row(String id) {

@@ -24,19 +24,21 @@ import java.util.List;
  * @param forkJvm         JVM options added to every JVM the run forks (replicas, the bare endpoint, the heap probe):
  *                        none for a measured run; for the smoke, options that make short-lived JVMs start cheaply
  *                        (C1 only, the class-data archive, the serial collector), since it checks plumbing, not speed
+ * @param heapReplicas    replicas of the deployment heap row (at the heap probe's sizes); 0: the row is not run
+ *                        (the smoke: three replica JVMs and their ingest cost about 50 s of CI, the probe 15 s)
  */
 record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, int cycleNodes,
                   ExtenderLoad.Timing cycleTiming, List<Integer> replicas, List<Integer> streams,
                   List<Long> delaysMillis, int mockNodes, List<Integer> mockReplicas, int heapNodes, int heapPods,
                   Duration heapLimit, int densityNodes, List<Integer> densities, int densityReplicas,
-                  List<String> forkJvm) {
+                  List<String> forkJvm, int heapReplicas) {
 
     /** The documented run (docs/benchmarks.md). */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(12)), 500,
             new ExtenderLoad.Timing(Duration.ofSeconds(5), Duration.ofSeconds(10)), List.of(1, 3), List.of(1, 3),
             List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4), 500, List.of(10, 100), 3,
-            List.of());
+            List.of(), 3);
 
     /**
      * A quick look at every row the targets need, small: minutes, not the record (scripts/bench.sh --small). The
@@ -45,15 +47,17 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
     static final BenchSizes SMALL = new BenchSizes(List.of(5_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), 100,
             new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6)), List.of(1, 3), List.of(1, 3),
-            List.of(0L), 20, List.of(1), 1_000, 20_000, Duration.ofMinutes(3), 50, List.of(10, 100), 3, List.of());
+            List.of(0L), 20, List.of(1), 1_000, 20_000, Duration.ofMinutes(3), 50, List.of(10, 100), 3, List.of(),
+            3);
 
     /**
      * CI: every part's plumbing, not its numbers (docs/benchmarks.md, "CI smoke"): each row forks its replica JVMs
-     * and runs a window long enough for a few decisions; the density rows fill 4 nodes to 10 and 100 pods each.
+     * and runs a window long enough for a few decisions; the density rows fill 4 nodes to 10 and 100 pods each. The
+     * heap probe runs, the deployment heap row does not.
      */
     static final BenchSizes SMOKE = new BenchSizes(List.of(50),
             new ExtenderLoad.Timing(Duration.ofMillis(300), Duration.ofMillis(700)), 50,
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), List.of(1), List.of(1),
             List.of(0L), 10, List.of(1), 50, 500, Duration.ofMinutes(2), 4, List.of(10, 100), 1,
-            List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC"));
+            List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC"), 0);
 }

@@ -41,7 +41,7 @@ import java.util.function.Function;
  *   <li>the same cycle against the fabric8 mock API server (the gateway as {@code simulate} runs it, informers,
  *       simulated device plugin);</li>
  *   <li>the heap of one replica at 10,000 nodes / 200,000 placed pods under {@code -Xmx512m} ({@link HeapProbe},
- *       its own JVM).</li>
+ *       its own JVM), and of each replica among three at the same sizes ({@link ReplicaHeapRun}).</li>
  * </ol>
  * Writes {@code --out} (JSON) and {@code --markdown} (the tables of docs/benchmarks.md). {@code --smoke} runs every
  * part at small sizes for about a second each, to keep the driver from rotting (CI). {@code --only} picks parts:
@@ -67,6 +67,9 @@ public final class Benchmark {
     /** The replicas' JVM options by default: the gateway image's, with a fixed heap instead of a share of RAM. */
     static final List<String> REPLICA_JVM = List.of("-Xmx1g", "-XX:+ExitOnOutOfMemoryError",
             "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+
+    /** The key of the deployment heap row ({@link ReplicaHeapRun}) in the heap results, beside the probe's. */
+    static final String DEPLOYMENT_HEAP = "deployment";
 
     private static final long STARTED = System.nanoTime();
 
@@ -164,6 +167,10 @@ public final class Benchmark {
         if (args.wants("heap")) {
             part("heap", () -> heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods(), sizes.heapLimit(),
                     sizes.forkJvm())));
+            if (sizes.heapReplicas() > 0) {
+                part("heap of " + sizes.heapReplicas() + " replicas", () -> heap.put(DEPLOYMENT_HEAP,
+                        ReplicaHeapRun.run(sizes.heapReplicas(), sizes.heapNodes(), sizes.heapPods(), replicaJvm)));
+            }
         }
     }
 

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * {@code replicas} gateway replicas, each in a JVM of its own ({@link ReplicaMain}), forming one Hazelcast cluster
  * on loopback, on one {@link FastApiSink} in the driver's JVM seeded with the synthetic nodes (and, for the density
  * rows, placed pods) and served to them by a {@link SinkServer}; ready once every replica sees every node registered
- * and every placed pod charged. The driver reads each replica's CPU time from the OS ({@link ProcCpu}) and asks
- * replica 0 for the fan-out it received.
+ * and every placed pod charged. The driver reads each replica's CPU time from the OS ({@link ProcCpu}), asks
+ * replica 0 for the fan-out it received, and the heap rows ask every replica for its heap.
  */
 final class Deployment implements AutoCloseable {
 
@@ -173,6 +173,23 @@ final class Deployment implements AutoCloseable {
         replicas.get(0).send("fanout-stop");
         String[] f = replicas.get(0).await("FANOUT", Duration.ofMinutes(1)).trim().split(" ");
         return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
+    }
+
+    /**
+     * Asks every replica for its heap ({@code heap}, or {@code heap-without-mirror}: see {@link ReplicaMain}), all at
+     * once, each collecting in its own JVM.
+     *
+     * @return per replica, in order: used bytes after full GC, max heap bytes
+     */
+    List<long[]> heaps(String command) throws IOException, InterruptedException {
+        for (ReplicaProcess r : replicas) {
+            r.send(command);
+        }
+        List<long[]> out = new ArrayList<>();
+        for (ReplicaProcess r : replicas) {
+            out.add(HeapReport.parse(r.await(HeapReport.WORD, Duration.ofMinutes(2))));
+        }
+        return out;
     }
 
     /** Creates the pod in the sink (the API server's create, before kube-scheduler sees it). */

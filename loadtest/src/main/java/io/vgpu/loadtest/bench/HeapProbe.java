@@ -10,7 +10,6 @@ import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.scheduling.LockWaits;
@@ -21,13 +20,11 @@ import io.vgpu.simulate.ClusterGenerator;
 import io.vgpu.simulate.ClusterSpec;
 import io.vgpu.simulate.GpuModel;
 import io.vgpu.simulate.SyntheticNode;
-import io.vgpu.state.model.GpuDevice;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.StoreConfig;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * events into StateIngest and the quota feed, as the informers deliver them after a restart), plus the informers'
  * trimmed caches (one {@link NodeObservation} per node, one {@link ObservedPod} per pod), then the filter's verdict
  * cache filled to its bound (8 pod shapes scored on every node). Prints one JSON line: used heap after a full GC
- * ({@link MemoryMXBean}) at each of those points.
+ * ({@link HeapReport}) at each of those points.
  *
  * <p>Usage: {@code HeapProbe <nodes> <pods>}.
  */
@@ -51,7 +48,7 @@ public final class HeapProbe {
 
     private static final int BATCH = 1_000;
     /** Pod shapes the filter's verdict cache keeps at most (its default bound). */
-    private static final int VERDICT_SHAPES = 8;
+    static final int VERDICT_SHAPES = 8;
 
     private HeapProbe() {
     }
@@ -75,10 +72,9 @@ public final class HeapProbe {
                 new StateIngest(state, NodeHealth.ALWAYS, api, locks)));
         Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();
         Map<String, ObservedPod> podCache = new ConcurrentHashMap<>();
-        long baseline = usedAfterGc();
+        long baseline = HeapReport.usedAfterGc();
 
-        List<SyntheticNode> nodes = ClusterGenerator.generate(new ClusterSpec(nodeCount, 8,
-                List.of(GpuModel.byName("A100-SXM4-80GB"), GpuModel.byName("H100"), GpuModel.byName("L4")), 10, 4), 7);
+        List<SyntheticNode> nodes = cluster(nodeCount);
         for (SyntheticNode n : nodes) {
             NodeObservation o = new NodeObservation(n.name(), n.annotations(), 80, "1");
             nodeCache.put(n.name(), o);
@@ -87,16 +83,14 @@ public final class HeapProbe {
         while (state.nodes().size() < nodeCount) {
             Thread.sleep(50);
         }
-        long withNodes = usedAfterGc();
+        long withNodes = HeapReport.usedAfterGc();
 
-        List<ObservedPod> placed = new java.util.ArrayList<>(podCount);
-        for (int i = 0; i < podCount; i++) {
-            // trimmed as the informers trim it (KubeObjects.pod ends with ObservedPods.canonical)
-            ObservedPod pod = ObservedPods.canonical(placedPod(i, nodes, state));
+        // trimmed as the informers trim them (KubeObjects.pod ends with ObservedPods.canonical)
+        List<ObservedPod> placed = PlacedPods.spread(nodes, podCount);
+        for (ObservedPod pod : placed) {
             podCache.put(pod.spec().namespace() + "/" + pod.spec().name(), pod);
-            placed.add(pod);
         }
-        long withCaches = usedAfterGc();
+        long withCaches = HeapReport.usedAfterGc();
         for (int from = 0; from < podCount; from += BATCH) {
             int to = Math.min(podCount, from + BATCH);
             for (int i = from; i < to; i++) {
@@ -105,22 +99,22 @@ public final class HeapProbe {
             awaitCharged(state, nodes, to);
         }
         placed = null;
-        long withPods = usedAfterGc();
+        long withPods = HeapReport.usedAfterGc();
         // the filter's per-node verdict cache at its bound: 8 pod shapes, each scored on every node
         FilterDecider decider = new FilterDecider(FilterConfig.defaults());
         List<String> names = nodes.stream().map(SyntheticNode::name).toList();
         for (int shape = 0; shape < VERDICT_SHAPES; shape++) {
             decider.decide(shapedPod(shape), names, state::node, quotas);
         }
-        long withVerdicts = usedAfterGc();
+        long withVerdicts = HeapReport.usedAfterGc();
         Reference.reachabilityFence(decider);
         long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
         System.out.printf(Locale.ROOT, "{\"nodes\":%d,\"gpus\":%d,\"pods\":%d,\"heapMaxMiB\":%.1f,"
                         + "\"usedAfterGcMiB\":{\"member\":%.1f,\"nodes\":%.1f,\"podCaches\":%.1f,\"nodesAndPods\":%.1f,"
                         + "\"withVerdictCache\":%.1f},"
                         + "\"podCache\":%d,\"nodeCache\":%d,\"seconds\":%.1f}%n", nodeCount, nodeCount * 8, podCount,
-                mib(max), mib(baseline), mib(withNodes), mib(withCaches), mib(withPods), mib(withVerdicts), podCache.size(),
-                nodeCache.size(),
+                HeapReport.mib(max), HeapReport.mib(baseline), HeapReport.mib(withNodes), HeapReport.mib(withCaches),
+                HeapReport.mib(withPods), HeapReport.mib(withVerdicts), podCache.size(), nodeCache.size(),
                 (System.nanoTime() - t0) / 1e9);
         System.out.flush();
         // -Dvgpu.heap.hold=SECONDS keeps the state alive for a look with jcmd GC.class_histogram
@@ -131,19 +125,23 @@ public final class HeapProbe {
 
     /** A pending pod of shape {@code shape}: 1 GPU, 1–4 GiB, with or without an init container. */
     private static PodSpec shapedPod(int shape) {
+        return shapedPod(shape, "");
+    }
+
+    /** As above, its name and UID ending in {@code suffix} (a pod per replica). */
+    static PodSpec shapedPod(int shape, String suffix) {
         List<Container> init = shape < VERDICT_SHAPES / 2 ? List.of()
                 : List.of(new Container("init", Map.of(), Map.of(), false, List.of()));
-        return new PodSpec("pending-" + shape, "pending", "uid-pending-" + shape, "hami-scheduler", "", null, Map.of(),
+        return new PodSpec("pending-" + shape + suffix, "pending", "uid-pending-" + shape + suffix, "hami-scheduler",
+                "", null, Map.of(),
                 Map.of(), init, List.of(new Container("main", Map.of("nvidia.com/gpu", "1", "nvidia.com/gpumem",
                 Integer.toString(1024 * (1 + shape % 4))), Map.of(), false, List.of())));
     }
 
-    /** Pod {@code i}, bound and allocated: 1 GPU, 1–4 GiB, 20 pods per node spread over its 8 GPUs. */
-    private static ObservedPod placedPod(int i, List<SyntheticNode> nodes, HazelcastClusterState state) {
-        SyntheticNode node = nodes.get(i % nodes.size());
-        NodeState registered = state.nodeState(node.name());
-        GpuDevice gpu = registered.devices().get((i / nodes.size()) % registered.devices().size());
-        return PlacedPods.placed(i, node.name(), gpu, 1024 * (1 + i % 4));
+    /** The heap rows' cluster: {@code nodes} × 8 GPUs (A100-80GB, H100, L4 round robin), 10 shares per GPU. */
+    static List<SyntheticNode> cluster(int nodes) {
+        return ClusterGenerator.generate(new ClusterSpec(nodes, 8, List.of(GpuModel.byName("A100-SXM4-80GB"),
+                GpuModel.byName("H100"), GpuModel.byName("L4")), 10, 4), 7);
     }
 
     private static void awaitCharged(HazelcastClusterState state, List<SyntheticNode> nodes, int pods)
@@ -159,18 +157,5 @@ public final class HeapProbe {
             }
             Thread.sleep(20);
         }
-    }
-
-    private static long usedAfterGc() throws InterruptedException {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
-        }
-        return memory.getHeapMemoryUsage().getUsed();
-    }
-
-    private static double mib(long bytes) {
-        return bytes / (1024.0 * 1024.0);
     }
 }

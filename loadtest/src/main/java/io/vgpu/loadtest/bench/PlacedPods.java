@@ -5,6 +5,7 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.simulate.SyntheticNode;
 import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.codec.HamiAnnotations;
@@ -21,7 +22,7 @@ import java.util.Map;
 /**
  * Pods already bound and allocated, as the informers list them after a restart: HAMi's filter annotations (the
  * devices granted), {@code bind-phase=success}, running. The heap probe and the fan-out density rows fill the
- * cluster with them through the informer path.
+ * cluster with them through the informer path, the heap rows too.
  */
 final class PlacedPods {
 
@@ -50,15 +51,35 @@ final class PlacedPods {
         List<ObservedPod> out = new ArrayList<>(nodes.size() * perNode);
         int i = 0;
         for (SyntheticNode n : nodes) {
-            Decoded<List<GpuDevice>> gpus = NodeRegisterCodec.decode(n.annotations().get(
-                    HamiAnnotations.NODE_NVIDIA_REGISTER));
-            if (!gpus.isOk() || gpus.value().isEmpty()) {
-                throw new IllegalStateException("node " + n.name() + " registers no GPU");
-            }
+            List<GpuDevice> gpus = gpus(n);
             for (int p = 0; p < perNode; p++) {
-                out.add(placed(i++, n.name(), gpus.value().get(p % gpus.value().size()), memMiB));
+                out.add(placed(i++, n.name(), gpus.get(p % gpus.size()), memMiB));
             }
         }
         return out;
+    }
+
+    /**
+     * The heap rows' pods: pod {@code i} on node {@code i mod nodes}, on its GPUs round robin as registered, with
+     * 1–4 GiB ({@code 1 + i mod 4}); trimmed and pooled as the informers keep them ({@link ObservedPods#canonical}).
+     */
+    static List<ObservedPod> spread(List<SyntheticNode> nodes, int pods) {
+        List<List<GpuDevice>> gpus = nodes.stream().map(PlacedPods::gpus).toList();
+        List<ObservedPod> out = new ArrayList<>(pods);
+        for (int i = 0; i < pods; i++) {
+            List<GpuDevice> on = gpus.get(i % nodes.size());
+            out.add(ObservedPods.canonical(placed(i, nodes.get(i % nodes.size()).name(),
+                    on.get((i / nodes.size()) % on.size()), 1024 * (1 + i % 4))));
+        }
+        return out;
+    }
+
+    private static List<GpuDevice> gpus(SyntheticNode n) {
+        Decoded<List<GpuDevice>> gpus = NodeRegisterCodec.decode(n.annotations().get(
+                HamiAnnotations.NODE_NVIDIA_REGISTER));
+        if (!gpus.isOk() || gpus.value().isEmpty()) {
+            throw new IllegalStateException("node " + n.name() + " registers no GPU");
+        }
+        return gpus.value();
     }
 }

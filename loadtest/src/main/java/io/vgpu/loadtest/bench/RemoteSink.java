@@ -20,6 +20,7 @@ import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.LockOutcome;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
+import io.vgpu.gateway.core.port.ObservedPods;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.ReleaseOutcome;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -92,7 +93,8 @@ final class RemoteSink extends MirrorCache implements ApiStandIn, AutoCloseable 
                 listeners.forEach(l -> l.nodeUpserted(n));
             }
             case "added", "updated" -> {
-                ObservedPod p = SinkWire.pod(o);
+                // trimmed and pooled as fabric8's informers keep them (KubeObjects.pod): the heap rows weigh it
+                ObservedPod p = ObservedPods.canonical(SinkWire.pod(o));
                 boolean known = pods.put(key(p), p) != null;
                 listeners.forEach(l -> {
                     if (known) {
@@ -111,6 +113,20 @@ final class RemoteSink extends MirrorCache implements ApiStandIn, AutoCloseable 
                 // a kind this client does not know: ignored, as an informer ignores an unknown type
             }
         }
+    }
+
+    /**
+     * Empties the mirror, on the watch's context (blocking until done), so that a heap figure taken next shows what
+     * the mirror alone kept. For the end of a heap row only: the replica's reads find nothing afterwards.
+     */
+    void dropMirror() throws Exception {
+        Promise<Void> dropped = Promise.promise();
+        context.runOnContext(v -> {
+            pods.clear();
+            nodes.clear();
+            dropped.complete();
+        });
+        dropped.future().toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES);
     }
 
     @Override

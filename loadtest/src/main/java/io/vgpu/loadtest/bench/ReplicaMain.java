@@ -19,6 +19,10 @@ import java.util.Locale;
  *   <li>prints {@code READY <api port>} once its view holds every node and every placed pod's charge;</li>
  *   <li>{@code fanout-start} / {@code fanout-stop} on stdin start and stop its {@link FanOutMeter}; the stop prints
  *       {@code FANOUT <events> <mean event bytes>};</li>
+ *   <li>{@code heap} prints {@code HEAP <used bytes after full GC> <max heap bytes>} ({@link HeapReport});
+ *       {@code heap-without-mirror} empties the informer mirror first (its objects become garbage unless the
+ *       state still refers to them) and then measures: the heap rows' last command, the replica is no longer
+ *       fit to serve after it;</li>
  *   <li>{@code quit} or the end of stdin shuts it down.</li>
  * </ul>
  * Usage: {@code ReplicaMain <index> <cluster> <hazelcast port> <members,...> <node policy> <reservation ttl ms>
@@ -68,6 +72,16 @@ public final class ReplicaMain {
                 case "fanout-stop" -> {
                     fanOut.stop();
                     System.out.printf(Locale.ROOT, "FANOUT %d %.1f%n", fanOut.events(), fanOut.meanEventBytes());
+                    System.out.flush();
+                }
+                case "heap" -> {
+                    System.out.println(HeapReport.line());
+                    System.out.flush();
+                }
+                case "heap-without-mirror" -> {
+                    // the last command of a heap row: what the informer mirror alone kept is the difference
+                    sink.dropMirror();
+                    System.out.println(HeapReport.line());
                     System.out.flush();
                 }
                 default -> System.out.println("ERROR unknown command " + line);

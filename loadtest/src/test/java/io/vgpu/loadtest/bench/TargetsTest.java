@@ -37,12 +37,23 @@ class TargetsTest {
         return rows;
     }
 
+    /** The probe's one member at 470 MiB (well over the bound) and three replicas, the largest at {@code mib}. */
     private static Map<String, Object> heap(double mib) {
+        return heap(470, List.of(mib - 30, mib, mib - 20));
+    }
+
+    private static Map<String, Object> heap(double probeMib, List<Double> replicasMib) {
         Map<String, Object> heap = new LinkedHashMap<>();
         heap.put("nodes", 10_000);
         heap.put("pods", 200_000);
-        heap.put("usedAfterGcMiB", BenchHttp.JSON.createObjectNode().put("nodesAndPods", mib - 10)
-                .put("withVerdictCache", mib));
+        heap.put("usedAfterGcMiB", BenchHttp.JSON.createObjectNode().put("nodesAndPods", probeMib - 10)
+                .put("withVerdictCache", probeMib));
+        Map<String, Object> deployment = new LinkedHashMap<>();
+        deployment.put("replicas", replicasMib.size());
+        deployment.put("nodes", 10_000);
+        deployment.put("pods", 200_000);
+        deployment.put("usedAfterGcMiB", replicasMib);
+        heap.put(Benchmark.DEPLOYMENT_HEAP, deployment);
         return heap;
     }
 
@@ -99,10 +110,41 @@ class TargetsTest {
     }
 
     @Test
-    void heapMeasuredUnderALargerHeapIsNotMet() {
-        Map<String, Object> heap = heap(300);
-        heap.put("completedUnderMaxHeap", false);
-        assertThat(met(passing(), heap)).containsEntry("heap", false);
+    void heapTargetIsTheLargestReplicaOfTheDeploymentNotTheProbe() {
+        // the probe's one member holds every charge: reported, but not the target's figure
+        assertThat(met(passing(), heap(600, List.of(300.0, 310.0, 320.0)))).containsEntry("heap", true);
+        // any replica over the bound misses it, whichever it is
+        assertThat(met(passing(), heap(300, List.of(384.5, 300.0, 300.0)))).containsEntry("heap", false);
+        assertThat(met(passing(), heap(300, List.of(300.0, 300.0, 384.5)))).containsEntry("heap", false);
+        Targets.Target t = Targets.evaluate(passing(), heap(600, List.of(300.0, 310.0, 320.0))).stream()
+                .filter(x -> x.id().equals("heap")).findFirst().orElseThrow();
+        assertThat(t.value()).isEqualTo(320.0);
+        assertThat(t.target()).contains("largest replica of 3").contains("10000 nodes / 200000 pods");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void heapWithoutTheDeploymentRowOrWithAReplicaMissingIsNotMeasured() {
+        Map<String, Object> probeOnly = heap(300);
+        probeOnly.remove(Benchmark.DEPLOYMENT_HEAP);
+        Map<String, Object> oneMissing = heap(300);
+        ((Map<String, Object>) oneMissing.get(Benchmark.DEPLOYMENT_HEAP)).put("replicas", 4);
+        for (Map<String, Object> heap : List.of(probeOnly, oneMissing)) {
+            Targets.Target t = Targets.evaluate(passing(), heap).stream().filter(x -> x.id().equals("heap"))
+                    .findFirst().orElseThrow();
+            assertThat(t.met()).isFalse();
+            assertThat(t.value()).isNull();
+            assertThat(t.measured()).isEqualTo("not measured");
+        }
+    }
+
+    @Test
+    void markdownReportsTheProbeAndEachReplica() {
+        String md = new BenchReport(Map.of(), BenchSizes.SMOKE, passing(), heap(470, List.of(300.0, 320.0, 310.0)), 1,
+                List.of(), false).markdown();
+        assertThat(md).contains("#### Heap of one replica holding the whole state").contains("**470 MiB**")
+                .contains("#### Heap of each replica among 3").contains("| 1 | 10000 |")
+                .contains("Largest replica: **320.0 MiB**").doesNotContain("did not complete");
     }
 
     @Test
@@ -131,6 +173,13 @@ class TargetsTest {
                     "met");
             assertThat(t.path("met").isBoolean()).isTrue();
         }
+        assertThat(root.path("heap").path("withVerdictCache").isMissingNode()).isTrue();
+        assertThat(root.path("heap").path("usedAfterGcMiB").path("withVerdictCache").asDouble()).isEqualTo(470);
+        assertThat(root.path("heap").path(Benchmark.DEPLOYMENT_HEAP).path("usedAfterGcMiB")).hasSize(3);
+        JsonNode heapTarget = targets.get(9);
+        assertThat(heapTarget.path("id").asText()).isEqualTo("heap");
+        assertThat(heapTarget.path("value").asDouble()).isEqualTo(300);
+        assertThat(heapTarget.path("met").asBoolean()).isTrue();
         JsonNode fanOut = targets.get(0);
         assertThat(fanOut.path("id").asText()).isEqualTo("fan-out-density");
         assertThat(fanOut.path("value").asDouble()).isEqualTo(0.2);
