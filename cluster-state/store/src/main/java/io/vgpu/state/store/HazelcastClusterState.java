@@ -15,6 +15,7 @@ import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
+import io.vgpu.state.model.NodeFacts;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeSummary;
@@ -70,9 +71,10 @@ import java.util.logging.Level;
  * {@code IMap<namespace, QuotaState>} and the pod index {@code IMap<podUid, nodeName>}, partitioned with
  * synchronous backups. Every change is one entry processor submitted with {@code submitToKey}, so changes to one
  * node run one at a time on its partition owner (and again on its backups) while different nodes proceed in
- * parallel. Local reads come from listener-fed snapshots: the views ({@link #nodes}, {@link #node}) from the summary
- * map, where each node key's owner republishes the node's usage summary after every change ({@link SummaryPublisher}:
- * O(GPUs) per change, ordered by version; a new owner republishes what it took over); {@link #quota} from the quota
+ * parallel. Local reads come from listener-fed snapshots: the views ({@link #nodes}, {@link #node}) join the summary
+ * map, where each node key's owner republishes the node's usage summary after every change, with the inventory map,
+ * where it republishes the node's registration facts when they change ({@link SummaryPublisher}: O(GPUs) per change,
+ * ordered by version; a new owner republishes what it took over; {@link NodeViews}); {@link #quota} from the quota
  * map. The full node values, with their pod charges, stay with each key's owner (and backup): {@link #nodeState} reads
  * them only for keys this member owns ({@link OwnedStates}, fed by the node map's local entry listener), and
  * {@link #readNode} asks the key's owner. No member receives another member's node values.
@@ -94,10 +96,10 @@ public final class HazelcastClusterState implements ClusterState {
     private final IMap<String, QuotaState> quotas;
     private final IMap<String, String> podIndex;
     private final IMap<String, NodeSummary> summaries;
+    private final IMap<String, NodeFacts> inventory;
     private final OwnedStates owned = new OwnedStates(this::ownsKey);
-    /** The views: every node's summary, newest version kept (DESIGN.md §3 "What fans out is O(GPUs)"). */
-    private final LocalSnapshot<NodeSummary, NodeView> summarySnapshot = new LocalSnapshot<>(NodeSummary::view,
-            NodeSummary::supersedes);
+    /** The views: every node's summary joined with its facts (DESIGN.md §3 "What fans out is O(GPUs)"). */
+    private final NodeViews views = new NodeViews();
     private final SummaryPublisher publisher;
     private final LocalSnapshot<QuotaState, QuotaState> quotaSnapshot = new LocalSnapshot<>(q -> null);
     private final ExecutorService ownedExecutor;
@@ -105,6 +107,7 @@ public final class HazelcastClusterState implements ClusterState {
     private final UUID nodeListener;
     private final UUID quotaListener;
     private final UUID summaryListener;
+    private final UUID inventoryListener;
     private final UUID publishListener;
     private final ResyncTrigger resync;
     private final UUID migrationListener;
@@ -125,15 +128,17 @@ public final class HazelcastClusterState implements ClusterState {
         this.quotas = member.getMap(HazelcastMemberConfig.QUOTA_MAP);
         this.podIndex = member.getMap(HazelcastMemberConfig.POD_INDEX_MAP);
         this.summaries = member.getMap(HazelcastMemberConfig.SUMMARY_MAP);
-        this.publisher = new SummaryPublisher(summaries, publications);
+        this.inventory = member.getMap(HazelcastMemberConfig.INVENTORY_MAP);
+        this.publisher = new SummaryPublisher(summaries, inventory, publications);
         // listeners first, then the initial load: nothing changed in between is lost
         this.publishListener = nodes.addLocalEntryListener(publisher, Predicates.alwaysTrue(), true);
-        this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(summarySnapshot, viewFeed), true);
+        this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(views.summaries(), viewFeed), true);
+        this.inventoryListener = inventory.addEntryListener(new SnapshotFeed<>(views.facts(), viewFeed), true);
         this.nodeListener = nodes.addLocalEntryListener(new SnapshotFeed<>(owned.listener(), viewFeed),
                 Predicates.alwaysTrue(), true);
         this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
-        // a new owner (migration, or a backup promoted after its owner died) republishes the summaries of the keys
+        // a new owner (migration, or a backup promoted after its owner died) republishes the summaries and facts of the keys
         // it took over: the former owner may have committed a change and died before publishing it
         resync.add(keys -> loader.execute(() -> republish(keys, false)));
         resync.afterMigrations(() -> loader.execute(owned::retainOwned));
@@ -165,7 +170,7 @@ public final class HazelcastClusterState implements ClusterState {
     /** After a merge: reads both maps again; keys changed by events meanwhile keep the events' values. */
     private void reloadSnapshots() {
         owned.beginLoad();
-        summarySnapshot.beginLoad();
+        views.beginLoad();
         quotaSnapshot.beginLoad();
         loadSnapshots();
     }
@@ -176,10 +181,11 @@ public final class HazelcastClusterState implements ClusterState {
      */
     private void loadSnapshots() {
         try {
+            Map<String, NodeFacts> allFacts = Map.copyOf(inventory);
             Map<String, NodeSummary> allSummaries = Map.copyOf(summaries);
             Map<String, NodeState> ownedNodes = nodes.getAll(nodes.localKeySet());
             Map<String, QuotaState> allQuotas = Map.copyOf(quotas);
-            summarySnapshot.load(allSummaries);
+            views.load(allSummaries, allFacts);
             owned.load(ownedNodes);
             quotaSnapshot.load(allQuotas);
             ready.complete(null);
@@ -196,7 +202,7 @@ public final class HazelcastClusterState implements ClusterState {
     }
 
     /**
-     * Publishes the summaries of the node keys this member owns that {@code keys} matches, read from their entries
+     * Publishes the summaries and facts of the node keys this member owns that {@code keys} matches, read from their entries
      * here, and keeps those values as owned ones (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
      * next change of a key publishes it again).
      */
@@ -213,8 +219,7 @@ public final class HazelcastClusterState implements ClusterState {
             }
             nodes.getAll(taken).values().forEach(value -> {
                 owned.offer(value);
-                NodeSummary summary = NodeSummary.of(value);
-                publisher.republish(reset ? summary.asReset() : summary);
+                publisher.republish(value, reset);
             });
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "republishing node summaries failed: " + e.getMessage());
@@ -310,6 +315,7 @@ public final class HazelcastClusterState implements ClusterState {
             if (member.getLifecycleService().isRunning()) {
                 nodes.removeEntryListener(publishListener);
                 summaries.removeEntryListener(summaryListener);
+                inventory.removeEntryListener(inventoryListener);
                 nodes.removeEntryListener(nodeListener);
                 quotas.removeEntryListener(quotaListener);
                 nodes.removePartitionLostListener(nodeLossListener);
@@ -503,12 +509,12 @@ public final class HazelcastClusterState implements ClusterState {
 
     @Override
     public Collection<NodeView> nodes() {
-        return summarySnapshot.derivedValues();
+        return views.all();
     }
 
     @Override
     public NodeView node(String name) {
-        return summarySnapshot.derived(name);
+        return views.get(name);
     }
 
     @Override

@@ -18,7 +18,7 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
  * environment lookups by Hazelcast): TCP-IP join from the member list, or Kubernetes DNS discovery of a headless
  * Service (multicast and auto-detection off either way), phone-home off,
  * Hazelcast's own shutdown hook off (the application leaves gracefully through
- * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the four maps, and,
+ * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the five maps, and,
  * with backups, changes that fail unless their backup acknowledged them (so a member cut off from the others can
  * never report an allocation the majority does not have, even before the split is detected).
  */
@@ -31,11 +31,16 @@ public final class HazelcastMemberConfig {
      * change; every replica's view listens to it (same key, so the same partition as the node's entry).
      */
     public static final String SUMMARY_MAP = "vgpu-node-summaries";
+    /**
+     * {@code IMap<nodeName, NodeFacts>}: each node's registration facts, republished by the node key's owner only when
+     * they change; every replica's view listens to it and joins it with the node's summary (same key, same partition).
+     */
+    public static final String INVENTORY_MAP = "vgpu-node-inventory";
     /** {@code IMap<namespace, QuotaState>}: one key per namespace. */
     public static final String QUOTA_MAP = "vgpu-quotas";
     /** {@code IMap<podUid, nodeName>}: where each pod's charge is, to release it after a re-filter. */
     public static final String POD_INDEX_MAP = "vgpu-pod-index";
-    /** Name of the split-brain protection applied to the four maps when {@link StoreConfig#quorumEnabled()}. */
+    /** Name of the split-brain protection applied to the five maps when {@link StoreConfig#quorumEnabled()}. */
     public static final String QUORUM = "vgpu-quorum";
 
     /** Hazelcast property: an operation whose synchronous backups did not acknowledge fails instead of succeeding. */
@@ -86,7 +91,10 @@ public final class HazelcastMemberConfig {
         }
         config.addMapConfig(map(NODE_MAP, store, InMemoryFormat.OBJECT));
         config.addMapConfig(map(QUOTA_MAP, store, InMemoryFormat.OBJECT));
+        // OBJECT matters for the fan-out: Hazelcast leaves the old value out of the update events of an OBJECT map
+        // written by an entry processor, so a replica receives only the new summary (BINARY would send both)
         config.addMapConfig(map(SUMMARY_MAP, store, InMemoryFormat.OBJECT));
+        config.addMapConfig(map(INVENTORY_MAP, store, InMemoryFormat.OBJECT));
         config.addMapConfig(map(POD_INDEX_MAP, store, InMemoryFormat.BINARY));
         registerSerializers(config.getSerializationConfig().getCompactSerializationConfig());
         return config;

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -33,6 +34,7 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
     private final Map<String, D> derived = new ConcurrentHashMap<>();
     private final Function<V, D> derive;
     private final BiPredicate<V, V> supersedes;
+    private final Consumer<String> changed;
     private volatile Set<String> touchedWhileLoading = ConcurrentHashMap.newKeySet();
 
     LocalSnapshot(Function<V, D> derive) {
@@ -45,8 +47,17 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
      *                   false drops it, e.g. an out-of-order copy of an older version; removals always apply
      */
     LocalSnapshot(Function<V, D> derive, BiPredicate<V, V> supersedes) {
+        this(derive, supersedes, key -> { });
+    }
+
+    /**
+     * @param changed told the key after each change of its value here (an event applied, a load, a drop), once the
+     *                value can be read: e.g. to join it with another snapshot's value of the same key
+     */
+    LocalSnapshot(Function<V, D> derive, BiPredicate<V, V> supersedes, Consumer<String> changed) {
         this.derive = derive;
         this.supersedes = supersedes;
+        this.changed = changed;
     }
 
     @Override
@@ -78,6 +89,7 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
             putDerived(k, value);
             return value;
         }));
+        all.keySet().forEach(changed);
         for (String key : values.keySet()) {
             if (!all.containsKey(key)) {
                 values.computeIfPresent(key, (k, current) -> {
@@ -87,6 +99,7 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
                     derived.remove(k);
                     return null;
                 });
+                changed.accept(key);
             }
         }
         touchedWhileLoading = null;
@@ -112,6 +125,7 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
                 derived.remove(k);
                 return null;
             });
+            changed.accept(key);
         }
     }
 
@@ -143,6 +157,7 @@ final class LocalSnapshot<V, D> implements EntryAddedListener<String, V>, EntryU
             putDerived(k, value);
             return value;
         });
+        changed.accept(key);
     }
 
     private void putDerived(String key, V value) {

@@ -13,6 +13,7 @@ import io.vgpu.state.store.processor.LockNodeProcessor;
 import io.vgpu.state.store.processor.ObserveBoundProcessor;
 import io.vgpu.state.store.processor.ObserveQuotaProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
+import io.vgpu.state.store.processor.PublishFactsProcessor;
 import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
@@ -127,6 +128,9 @@ final class ProcessorSerializers {
                 RecordSerializer.of(PublishSummaryProcessor.class, "vgpu.PublishSummaryProcessor",
                         (w, p) -> w.writeCompact("summary", p.summary()),
                         r -> new PublishSummaryProcessor(r.readCompact("summary"))),
+                RecordSerializer.of(PublishFactsProcessor.class, "vgpu.PublishFactsProcessor",
+                        (w, p) -> w.writeCompact("facts", p.facts()),
+                        r -> new PublishFactsProcessor(r.readCompact("facts"))),
 
                 RecordSerializer.of(SetPodNodeProcessor.class, "vgpu.SetPodNodeProcessor",
                         (w, p) -> w.writeString("node", p.node()),

@@ -7,6 +7,7 @@ import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.LockOutcome;
+import io.vgpu.state.model.NodeFacts;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
@@ -47,6 +48,7 @@ final class ValueSerializers {
                         NodeStateCodec::readNode),
                 RecordSerializer.of(NodeSummary.class, "vgpu.NodeSummary", NodeSummaryCodec::write,
                         NodeSummaryCodec::read),
+                RecordSerializer.of(NodeFacts.class, "vgpu.NodeFacts", NodeFactsCodec::write, NodeFactsCodec::read),
                 RecordSerializer.of(QuotaLimits.class, "vgpu.QuotaLimits", ValueSerializers::writeLimits,
                         ValueSerializers::readLimits),
                 RecordSerializer.of(QuotaState.class, "vgpu.QuotaState", ValueSerializers::writeQuota,

@@ -103,16 +103,23 @@ class FailoverTest {
             ownersPublications.hold();
 
             join(survivors.get(0).reserve("n1", pod("a"), slice("g0", 5000), 0, 60_000));
+            // and a re-registration: new facts (the inventory map) as well as new usage (the summary map)
+            join(survivors.get(1).registerNode(inventory("n1", gpu("g0", 10, 16000), gpu("g1", 10, 16000))));
 
-            // committed (with its backup), never published: no view shows it
-            assertThat(ownersPublications.held()).isPositive();
-            replicas.forEach(r -> assertThat(r.node("n1").devices().get(0).usedmem()).isZero());
+            // committed (with its backup), never published: no view shows either
+            assertThat(ownersPublications.held()).isEqualTo(2);
+            replicas.forEach(r -> assertThat(r.node("n1").devices()).singleElement()
+                    .satisfies(d -> assertThat(d.usedmem()).isZero()));
 
             owner.member().getLifecycleService().terminate();
 
-            passes(CONVERGE, () -> survivors.forEach(s ->
-                    assertThat(s.node("n1").devices().get(0).usedmem()).as("the view of the committed reservation")
-                            .isEqualTo(5000)));
+            passes(CONVERGE, () -> survivors.forEach(s -> {
+                assertThat(s.node("n1")).as("a view joined on the new facts").isNotNull();
+                assertThat(s.node("n1").devices()).as("the view of the committed re-registration")
+                        .extracting(d -> d.totalmem()).containsExactly(16000, 16000);
+                assertThat(s.node("n1").devices().get(0).usedmem()).as("the view of the committed reservation")
+                        .isEqualTo(5000);
+            }));
         } finally {
             StoreFixtures.terminate(replicas);
         }

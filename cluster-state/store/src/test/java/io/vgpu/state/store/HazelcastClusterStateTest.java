@@ -3,6 +3,8 @@ package io.vgpu.state.store;
 import io.vgpu.state.model.ConfirmLockOutcome;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.LockOutcome;
+import io.vgpu.state.model.NodeFacts;
+import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.NodeSummary;
@@ -17,6 +19,7 @@ import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.MapPartitionLostEventFilter;
 import com.hazelcast.map.impl.MapService;
+import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,7 +79,7 @@ class HazelcastClusterStateTest {
     /**
      * No replica receives another member's full node values (DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"):
      * every entry listener on the node map, on every member, is a local one (events of the keys that member owns);
-     * only the summary map has cluster-wide listeners. Partition-lost listeners carry no values.
+     * only the summary and inventory maps have cluster-wide listeners. Partition-lost listeners carry no values.
      */
     @Test
     void noReplicaListensToAnotherMembersNodeValues() {
@@ -87,6 +92,8 @@ class HazelcastClusterStateTest {
                     .allSatisfy(reg -> assertThat(reg.isLocalOnly()).as("local only").isTrue());
             assertThat(events.getRegistrations(MapService.SERVICE_NAME, HazelcastMemberConfig.SUMMARY_MAP))
                     .as("every replica's summary listener").hasSizeGreaterThanOrEqualTo(replicas.size());
+            assertThat(events.getRegistrations(MapService.SERVICE_NAME, HazelcastMemberConfig.INVENTORY_MAP))
+                    .as("every replica's facts listener").hasSizeGreaterThanOrEqualTo(replicas.size());
         }
     }
 
@@ -194,12 +201,12 @@ class HazelcastClusterStateTest {
     void summariesArePublishedInVersionOrderWhateverOrderTheyArriveIn() {
         IMap<String, NodeSummary> summaries = replica(0).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
 
-        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 5, null, null, false)));
-        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 4, null, null, false)));
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 5, 0, null, null, false)));
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 4, 0, null, null, false)));
 
         assertThat(summaries.get("ordered").version()).isEqualTo(5);
 
-        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 3, null, null, true)));
+        summaries.executeOnKey("ordered", new PublishSummaryProcessor(new NodeSummary("ordered", 3, 0, null, null, true)));
 
         assertThat(summaries.get("ordered").version()).as("a reset").isEqualTo(3);
     }
@@ -222,6 +229,62 @@ class HazelcastClusterStateTest {
 
         passes(CONVERGE, () -> assertThat(summaries.get("versions")).isNull());
         passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("versions")).isNull()));
+    }
+
+    /**
+     * A decision changes usage, never facts: what a replica receives for it is the summary alone (no facts event), and
+     * without the old value (the summary map is OBJECT and written by an entry processor, which leaves it out).
+     */
+    @Test
+    void aUsageChangeSendsOnlyTheSummaryAndNoOldValue() {
+        join(replica(0).registerNode(inventory("usage", gpu("g0", 10, 8000), gpu("g1", 10, 8000))));
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("usage")).isEqualTo(stored("usage").view())));
+        AtomicInteger summaryEvents = new AtomicInteger();
+        AtomicInteger withOldValue = new AtomicInteger();
+        AtomicInteger factsEvents = new AtomicInteger();
+        IMap<String, NodeSummary> summaries = replica(1).member().getMap(HazelcastMemberConfig.SUMMARY_MAP);
+        IMap<String, NodeFacts> facts = replica(1).member().getMap(HazelcastMemberConfig.INVENTORY_MAP);
+        UUID onSummaries = summaries.addEntryListener((EntryUpdatedListener<String, NodeSummary>) e -> {
+            summaryEvents.incrementAndGet();
+            if (e.getOldValue() != null) {
+                withOldValue.incrementAndGet();
+            }
+        }, "usage", true);
+        UUID onFacts = facts.addEntryListener((EntryUpdatedListener<String, NodeFacts>) e -> factsEvents.incrementAndGet(),
+                "usage", true);
+        try {
+            for (int i = 0; i < 5; i++) {
+                join(replica(i).reserve("usage", pod("u" + i), slice(i % 2 == 0 ? "g0" : "g1", 1000), 0, 1000));
+            }
+            join(replica(2).lockNode("usage", "ns", "pod-u0", 0, 1000));
+            join(replica(0).unlockNode("usage", "ns", "pod-u0"));
+
+            passes(CONVERGE, () -> {
+                assertThat(summaryEvents).as("one summary per change").hasValue(7);
+                replicas.forEach(r -> assertThat(r.node("usage")).isEqualTo(stored("usage").view()));
+            });
+            assertThat(withOldValue).as("summary events with the old value").hasValue(0);
+            assertThat(factsEvents).as("facts events for usage changes").hasValue(0);
+        } finally {
+            summaries.removeEntryListener(onSummaries);
+            facts.removeEntryListener(onFacts);
+        }
+    }
+
+    @Test
+    void reRegistrationWithChangedFactsReachesEveryView() {
+        join(replica(0).registerNode(inventory("rereg", gpu("g0", 10, 8000))));
+        join(replica(1).reserve("rereg", pod("a"), slice("g0", 1000), 0, 1000));
+        passes(CONVERGE, () -> replicas.forEach(r -> assertThat(r.node("rereg")).isEqualTo(stored("rereg").view())));
+
+        join(replica(2).registerNode(new NodeInventory("rereg", List.of(gpu("g0", 10, 16000), gpu("g1", 10, 16000)),
+                Map.of("hami.io/device-cordon", "g1"), Map.of())));
+
+        passes(CONVERGE, () -> replicas.forEach(r -> {
+            assertThat(r.node("rereg")).isEqualTo(stored("rereg").view());
+            assertThat(r.node("rereg").devices()).extracting(d -> d.totalmem()).containsExactly(16000, 16000);
+            assertThat(r.node("rereg").devices().get(0).usedmem()).isEqualTo(1000);
+        }));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.vgpu.state.store;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.EntryEventType;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeFacts;
 import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.NodeView;
 import io.vgpu.state.model.PodCharge;
@@ -59,7 +60,8 @@ class LocalSnapshotTest {
 
     @Test
     void aCopyOlderThanTheOneHeldIsDroppedAndAResetOrARemovalAlwaysApplies() {
-        LocalSnapshot<NodeSummary, NodeView> views = new LocalSnapshot<>(NodeSummary::view, NodeSummary::supersedes);
+        NodeFacts facts = NodeFacts.of(state(1, 0));
+        LocalSnapshot<NodeSummary, NodeView> views = new LocalSnapshot<>(s -> s.view(facts), NodeSummary::supersedes);
 
         views.entryUpdated(summaryEvent(summary(2, 3000)));
         views.entryUpdated(summaryEvent(summary(1, 1000)));
@@ -78,9 +80,13 @@ class LocalSnapshotTest {
     }
 
     private static NodeSummary summary(long version, int usedMem) {
-        return NodeSummary.of(new NodeState("n1", true, List.of(StoreFixtures.gpu("g0", 10, 8000)), Map.of(),
-                Map.of(), Map.of("a", new PodCharge.Bound(StoreFixtures.slice("g0", usedMem), "ns", "pa")), null,
-                version));
+        return NodeSummary.of(state(version, usedMem));
+    }
+
+    private static NodeState state(long version, int usedMem) {
+        return new NodeState("n1", true, List.of(StoreFixtures.gpu("g0", 10, 8000)), Map.of(), Map.of(),
+                usedMem == 0 ? Map.of() : Map.of("a", new PodCharge.Bound(StoreFixtures.slice("g0", usedMem), "ns", "pa")),
+                null, version);
     }
 
     private static EntryEvent<String, NodeSummary> summaryEvent(NodeSummary summary) {

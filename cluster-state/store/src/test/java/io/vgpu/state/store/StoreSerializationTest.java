@@ -14,6 +14,7 @@ import io.vgpu.state.model.MigProfile;
 import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.NodeLockHolder;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeFacts;
 import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
@@ -32,6 +33,7 @@ import io.vgpu.state.store.processor.ExpireQuotaProcessor;
 import io.vgpu.state.store.processor.LockNodeProcessor;
 import io.vgpu.state.store.processor.ObserveBoundProcessor;
 import io.vgpu.state.store.processor.ObserveQuotaProcessor;
+import io.vgpu.state.store.processor.PublishFactsProcessor;
 import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
@@ -128,6 +130,7 @@ class StoreSerializationTest {
                 new ClearPodNodeProcessor("n1"), new ConfirmLockProcessor(pod("a"), null, 3, 4),
                 NodeSummary.of(state.withVersion(7)), NodeSummary.of(NodeState.absent("n2")),
                 new PublishSummaryProcessor(NodeSummary.of(state).asReset()),
+                NodeFacts.of(state.withVersion(3)), new PublishFactsProcessor(NodeFacts.of(state).asReset()),
                 new ConfirmLockProcessor(pod("a"), slice("GPU-a", 9), 3, 4));
     }
 
@@ -180,6 +183,11 @@ class StoreSerializationTest {
                 hundred, fullNode);
         assertThat(hundred - ten).as("10 vs 100 pods (the lock holder's names aside)").isLessThan(64);
         assertThat(hundred).isLessThan(fullNode / 4);
+        // usage only (issue 14: ≤ 1 KiB per decision of a few summaries): 12 bytes of use per GPU, no facts
+        int oneGpu = bytes(NodeSummary.of(new NodeState("gpu-node-0001", true, devices.subList(0, 1), Map.of(),
+                Map.of(), pods(devices.subList(0, 1), 10), null, 12)));
+        assertThat(ten - oneGpu).as("7 more GPUs").isLessThanOrEqualTo(7 * 16);
+        assertThat(ten).as("8 GPUs, unlocked").isLessThanOrEqualTo(192);
     }
 
     private int bytes(Object value) {
