@@ -119,6 +119,14 @@ public final class ReplicaMain {
             return new Sink(local, " " + server.port(), server, local);
         }
 
+        /** Empties the informer mirror ({@link RemoteSink#dropMirror}); an in-process sink is no mirror. */
+        void dropMirror() throws Exception {
+            if (!(api instanceof RemoteSink remote)) {
+                throw new IllegalStateException("the sink is in this process: there is no informer mirror to drop");
+            }
+            remote.dropMirror();
+        }
+
         void close() throws Exception {
             for (AutoCloseable c : closers) {
                 c.close();
