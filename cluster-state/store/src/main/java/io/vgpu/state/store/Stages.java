@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  */
 final class Stages {
 
+    /** Runs a dependent on the thread that completed the Hazelcast call. */
+    private static final Executor INLINE = Runnable::run;
+
     private final Executor callbacks;
 
     /**
@@ -90,11 +93,8 @@ final class Stages {
                 out.completeExceptionally(e);
             }
         };
-        if (onCallbacks) {
-            stage.whenCompleteAsync(deliver, callbacks);
-        } else {
-            stage.whenComplete(deliver);
-        }
+        // not whenComplete: Hazelcast runs a plain dependent of its futures on the common ForkJoin pool (pitfall 6)
+        stage.whenCompleteAsync(deliver, onCallbacks ? callbacks : INLINE);
         return out;
     }
 

@@ -20,6 +20,7 @@ import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.vgpu.state.store.StoreFixtures.clusterOf;
 import static io.vgpu.state.store.StoreFixtures.gpu;
@@ -69,9 +70,16 @@ class DecisionHopsTest {
         join(store.registerNode(inventory("hop-reserve", gpu("g0", 10, 8000))));
         callbacks.hold();
 
-        ReserveOutcome outcome = join(store.reserve("hop-reserve", pod("r1"), slice("g0", 1000), 0, 60_000));
+        AtomicReference<String> completedOn = new AtomicReference<>();
+        ReserveOutcome outcome = join(store.reserve("hop-reserve", pod("r1"), slice("g0", 1000), 0, 60_000)
+                .whenComplete((v, e) -> completedOn.set(Thread.currentThread().getName())));
 
         assertThat(outcome.isReserved()).as("answered while the callback executor is held").isTrue();
+        // Hazelcast's partition thread (this test's own if it completed before the test looked), never the common
+        // ForkJoin pool, where Hazelcast runs a plain dependent of its futures (DEPENDENCIES.md pitfall 6)
+        assertThat(completedOn.get()).as("the thread the reservation completed on")
+                .satisfiesAnyOf(t -> assertThat(t).startsWith("hz."),
+                        t -> assertThat(t).isEqualTo(Thread.currentThread().getName()));
         assertThat(podIndex.get("r1")).as("the pod index while the callback executor is held").isNull();
         assertThat(callbacks.heldCount()).as("the index write, handed to the callback executor").isEqualTo(1);
 
