@@ -7,16 +7,13 @@ import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
-import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
-import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.core.request.NvidiaConfig;
 import io.vgpu.gateway.core.request.RequestDeriver;
-import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
@@ -33,7 +30,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,7 +96,7 @@ class DecisionThreadsTest {
         }).compose(filtered -> {
             assertThat(filtered.nodeNames()).containsExactly(NODE);
             PodSpec annotated = FilterFixtures.pod("threads", 2000, writes.filterAnnotations.get());
-            BindService binds = new BindService(cacheShowing(annotated), state,
+            BindService binds = new BindService(BindServiceTest.cacheShowing(annotated), state,
                     LockFixtures.free(vertx, state, Clock.systemUTC(), new ArrayList<>()), writes, EventSink.NONE,
                     new RequestDeriver(NvidiaConfig.defaults()), SchedulingConfig.DEFAULTS, Clock.systemUTC());
             return onContext(vertx, () -> {
@@ -117,35 +113,6 @@ class DecisionThreadsTest {
                     .containsEntry("bind-phase", bindLoop.get())
                     .containsEntry("binding", bindLoop.get());
         });
-    }
-
-    private static ClusterCache cacheShowing(PodSpec pod) {
-        return new ClusterCache() {
-            @Override
-            public Optional<ObservedPod> pod(String namespace, String name) {
-                return Optional.of(new ObservedPod(pod, "Pending", false, false, "1"));
-            }
-
-            @Override
-            public Optional<NodeObservation> node(String name) {
-                return Optional.of(new NodeObservation(name, Map.of(), 1, "1"));
-            }
-
-            @Override
-            public Collection<NodeObservation> nodes() {
-                return List.of();
-            }
-
-            @Override
-            public Collection<ObservedPod> pods() {
-                return List.of();
-            }
-
-            @Override
-            public boolean hasSynced() {
-                return true;
-            }
-        };
     }
 
     /** Accepts every write and notes the thread it was made on, by kind of write. */
