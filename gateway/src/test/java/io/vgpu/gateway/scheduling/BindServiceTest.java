@@ -286,8 +286,8 @@ class BindServiceTest {
         return outcome instanceof BindOutcome.Refused refused ? refused.message() : "";
     }
 
-    /** An informer cache stuck before the binding: the pod unbound, every node present. */
-    private static ClusterCache cacheShowing(PodSpec pod) {
+    /** An informer cache stuck before the binding: the pod unbound, every node present (DecisionThreadsTest too). */
+    static ClusterCache cacheShowing(PodSpec pod) {
         return cache(Optional.of(new ObservedPod(pod, "Pending", false, false, "1")));
     }
 

@@ -135,7 +135,7 @@ class StateIngestMoveTest {
                         () -> indexed(onA, nodeA).map(indexed -> indexed && boundCharge(nodeA, onA))))
                 .compose(v -> {
                     long now = System.currentTimeMillis();
-                    return step(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
+                    return onLoop(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000));
                 })
                 .compose(reserved -> step(filter.release(nodeA, onA.spec().uid())))
                 .compose(released -> {
@@ -161,7 +161,7 @@ class StateIngestMoveTest {
         HazelcastClusterState filter = replicas.get(1);
         long now = System.currentTimeMillis();
         // filtered onto B (the pod index follows), then deleted before A's owner saw its older version
-        Future<Void> gone = step(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000))
+        Future<Void> gone = onLoop(filter.reserve(nodeB, ref(onA), allocation(nodeB), now, now + 60_000))
                 .compose(reserved -> eventually("the pod index on B", () -> indexed(onA, nodeB)))
                 .compose(v -> {
                     api.remove(onA.spec().uid());
@@ -350,6 +350,15 @@ class StateIngestMoveTest {
     }
 
 
+
+    /**
+     * A decision call's stage as a step that continues on an event loop, as the gateway's {@code Stages.onContext}
+     * does: the store completes it on a Hazelcast thread, where a next step's remote call would be refused
+     * ({@code IllegalThreadStateException}: a response thread cannot make remote calls).
+     */
+    private <T> Future<T> onLoop(CompletionStage<T> decision) {
+        return Future.fromCompletionStage(decision, vertx.getOrCreateContext());
+    }
 
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {

@@ -19,7 +19,10 @@ import java.util.function.Predicate;
  * <ul>
  *   <li><b>Never blocks.</b> Every change returns a {@link CompletionStage} that completes on another thread
  *       (or already completed, for the in-memory implementation); local reads ({@link #nodes}, {@link #node},
- *       {@link #nodeState}, {@link #quota}) return at once with no network hop.</li>
+ *       {@link #nodeState}, {@link #quota}) return at once with no network hop. That thread may be the state's
+ *       own (e.g. a Hazelcast response thread, for the decision calls {@link #reserve}, {@link #confirm},
+ *       {@link #confirmAndLock} and {@link #lockNode}): attach continuations with an executor or a Vert.x context
+ *       of the caller's, never bare, and never block in one.</li>
  *   <li><b>Expected rejections are outcome values</b> ({@link ReserveOutcome}, {@link ConfirmOutcome},
  *       {@link LockOutcome}, {@link UnlockOutcome}, {@link QuotaOutcome}); a stage fails only when the state
  *       cannot serve the call, with {@link ClusterStateUnavailableException} (no split-brain quorum, member

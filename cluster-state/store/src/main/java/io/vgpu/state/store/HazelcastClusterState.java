@@ -81,7 +81,11 @@ import java.util.logging.Level;
  *
  * <p>Threading: no method blocks except {@link #start} (member start-up and join: call it from the composition
  * root, not from an event loop). Returned stages complete on the callback executor given at start (default: a small
- * daemon pool owned by this object). The local views are complete once {@link #ready()} has completed.
+ * daemon pool owned by this object), except those of the decision calls {@link #reserve}, {@link #confirm},
+ * {@link #confirmAndLock} and {@link #lockNode}: they complete on the thread that completed the Hazelcast call (one
+ * hop fewer per decision: their callers take the result to their own event loop), so attach continuations to them
+ * with an executor or a Vert.x context, never bare; the pod-index write that follows a placement runs afterwards on
+ * the callback executor. The local views are complete once {@link #ready()} has completed.
  */
 public final class HazelcastClusterState implements ClusterState {
 
@@ -360,11 +364,11 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public CompletionStage<ReserveOutcome> reserve(String node, PodRef pod, PodAllocation allocation, long nowMillis,
                                                    long deadlineMillis) {
-        return stages.call("reserve " + pod + " on " + node,
+        return stages.direct("reserve " + pod + " on " + node,
                 () -> nodes.submitToKey(node, new ReserveSlicesProcessor(pod, allocation, nowMillis, deadlineMillis)),
                 outcome -> {
                     if (outcome.isReserved()) {
-                        move(pod.uid(), node);
+                        stages.afterwards(() -> move(pod.uid(), node));
                     }
                     return outcome;
                 });
@@ -372,10 +376,10 @@ public final class HazelcastClusterState implements ClusterState {
 
     @Override
     public CompletionStage<ConfirmOutcome> confirm(String node, PodRef pod, PodAllocation fallback, long nowMillis) {
-        return stages.call("confirm " + pod + " on " + node,
+        return stages.direct("confirm " + pod + " on " + node,
                 () -> nodes.submitToKey(node, new ConfirmProcessor(pod, fallback, nowMillis)), outcome -> {
                     if (outcome instanceof ConfirmOutcome.Confirmed c && c.via() == ConfirmOutcome.Via.RE_RESERVED) {
-                        move(pod.uid(), node);
+                        stages.afterwards(() -> move(pod.uid(), node));
                     }
                     return outcome;
                 });
@@ -384,13 +388,13 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public CompletionStage<ConfirmLockOutcome> confirmAndLock(String node, PodRef pod, PodAllocation fallback,
                                                               long nowMillis, long lockTimeoutMillis) {
-        return stages.call("confirm and lock " + pod + " on " + node,
+        return stages.direct("confirm and lock " + pod + " on " + node,
                 () -> nodes.submitToKey(node, new ConfirmLockProcessor(pod, fallback, nowMillis, lockTimeoutMillis)),
                 outcome -> {
                     if (outcome.confirm() instanceof ConfirmOutcome.Confirmed c
                             && c.via() == ConfirmOutcome.Via.RE_RESERVED && outcome.lock() != null
                             && outcome.lock().holds()) {
-                        move(pod.uid(), node);
+                        stages.afterwards(() -> move(pod.uid(), node));
                     }
                     return outcome;
                 });
@@ -466,7 +470,7 @@ public final class HazelcastClusterState implements ClusterState {
     @Override
     public CompletionStage<LockOutcome> lockNode(String node, String podNamespace, String podName, long nowMillis,
                                                  long timeoutMillis) {
-        return stages.call("lock node " + node + " for " + podNamespace + "/" + podName,
+        return stages.direct("lock node " + node + " for " + podNamespace + "/" + podName,
                 () -> nodes.submitToKey(node, new LockNodeProcessor(podNamespace, podName, nowMillis, timeoutMillis)),
                 outcome -> outcome);
     }

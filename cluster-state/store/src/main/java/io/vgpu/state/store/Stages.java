@@ -13,15 +13,21 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Bridges Hazelcast's async results to plain {@link CompletableFuture}s completed on the store's callback
- * executor, never on Hazelcast's threads nor on the common ForkJoin pool (which is tiny on 2 cores:
- * DEPENDENCIES.md pitfall 6), and maps "cannot serve now" failures to {@link ClusterStateUnavailableException}.
+ * Bridges Hazelcast's async results to plain {@link CompletableFuture}s and maps "cannot serve now" failures to
+ * {@link ClusterStateUnavailableException}. {@link #call} completes them on the store's callback executor; {@link
+ * #direct} on the thread that completed the Hazelcast call, one thread hop fewer for a caller that takes the result
+ * to its own thread anyway. Neither ever runs on the common ForkJoin pool (tiny on 2 cores: DEPENDENCIES.md
+ * pitfall 6).
  */
 final class Stages {
+
+    /** Runs a dependent on the thread that completed the Hazelcast call. */
+    private static final Executor INLINE = Runnable::run;
 
     private final Executor callbacks;
 
@@ -46,6 +52,28 @@ final class Stages {
      * @param what what is being done, for error messages
      */
     <T, R> CompletableFuture<R> call(String what, Supplier<CompletionStage<T>> call, Function<T, R> mapper) {
+        return bridge(what, call, mapper, true);
+    }
+
+    /**
+     * {@link #call}, but maps and completes on the thread that completed the Hazelcast call (a Hazelcast response or
+     * partition thread; the caller's own when the call completed at once), saving the hop through the callback
+     * executor. Only for a cheap, non-blocking {@code mapper} that calls nothing of the caller's and starts no
+     * Hazelcast call (hand follow-up writes to {@link #afterwards}); and only where every caller attaches its
+     * continuations with an executor or a Vert.x context of its own, since a continuation attached without one would
+     * run on Hazelcast's thread.
+     */
+    <T, R> CompletableFuture<R> direct(String what, Supplier<CompletionStage<T>> call, Function<T, R> mapper) {
+        return bridge(what, call, mapper, false);
+    }
+
+    /** Runs {@code followUp} (e.g. the pod-index write after a decision) on the callback executor, off the caller's path. */
+    void afterwards(Runnable followUp) {
+        callbacks.execute(followUp);
+    }
+
+    private <T, R> CompletableFuture<R> bridge(String what, Supplier<CompletionStage<T>> call, Function<T, R> mapper,
+                                               boolean onCallbacks) {
         CompletableFuture<R> out = new CompletableFuture<>();
         CompletionStage<T> stage;
         try {
@@ -54,7 +82,7 @@ final class Stages {
             out.completeExceptionally(translate(what, e));
             return out;
         }
-        stage.whenCompleteAsync((value, error) -> {
+        BiConsumer<T, Throwable> deliver = (value, error) -> {
             if (error != null) {
                 out.completeExceptionally(translate(what, error));
                 return;
@@ -64,7 +92,9 @@ final class Stages {
             } catch (RuntimeException e) {
                 out.completeExceptionally(e);
             }
-        }, callbacks);
+        };
+        // not whenComplete: Hazelcast runs a plain dependent of its futures on the common ForkJoin pool (pitfall 6)
+        stage.whenCompleteAsync(deliver, onCallbacks ? callbacks : INLINE);
         return out;
     }
 
