@@ -162,7 +162,8 @@ public final class ReplicaMain {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + charged + " of " + pods + " placed pods charged");
+                throw new IllegalStateException("only " + charged + " of " + pods + " placed pods charged; "
+                        + ViewLag.describe(state, sink, pods / Math.max(1, sink.nodes().size())));
             }
             Thread.sleep(50);
         }
