@@ -18,6 +18,7 @@ import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
+import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,9 +26,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +66,7 @@ class DecisionThreadsTest {
     @BeforeAll
     void startMember(VertxTestContext ctx) {
         HAZELCAST_LOG.setLevel(Level.SEVERE);
-        int port = freePort();
+        int port = Ports.free();
         Config member = HazelcastMemberConfig.build(new StoreConfig("vgpu-threads-" + UUID.randomUUID(),
                 List.of("127.0.0.1:" + port), "127.0.0.1", port, 0, 0, 7));
         member.setProperty("hazelcast.logging.type", "jdk");
@@ -151,12 +149,4 @@ class DecisionThreadsTest {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int port = socket.getLocalPort();
-            return port > 60000 ? port - 5000 : port;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -4,12 +4,10 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.testsupport.HeldExecutor;
+import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +58,7 @@ class MemberDiscoveryAndViewTest {
     /** "localhost" stands in for the headless Service: its A record is where the first member listens. */
     @Test
     void membersFoundThroughDnsFormOneCluster() {
-        int port = freePort();
+        int port = Ports.free();
         StoreConfig store = new StoreConfig("vgpu-dns-" + UUID.randomUUID(), List.of(), "127.0.0.1", port, 1, 0, 7,
                 "localhost");
         List<HazelcastClusterState> members = new ArrayList<>();
@@ -115,12 +113,4 @@ class MemberDiscoveryAndViewTest {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int port = socket.getLocalPort();
-            return port > 60000 ? port - 5000 : port;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -8,13 +8,11 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.ReserveOutcome;
+import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +44,7 @@ class SplitBrainTest {
 
     @Test
     void anIsolatedMemberRefusesToAllocateWhileTheMajorityKeepsSchedulingThenMergesBack() throws Exception {
-        int port = freePort();
+        int port = Ports.free();
         String cluster = "vgpu-split-" + UUID.randomUUID();
         List<String> members = members(port);
         List<HazelcastClusterState> replicas = new ArrayList<>();
@@ -113,7 +111,7 @@ class SplitBrainTest {
      */
     @Test
     void replicasThatStartedApartMergeIntoOneClusterSoon() throws Exception {
-        int port = freePort();
+        int port = Ports.free();
         String cluster = "vgpu-apart-" + UUID.randomUUID();
         List<String> members = members(port);
         List<HazelcastClusterState> replicas = new ArrayList<>();
@@ -239,12 +237,4 @@ class SplitBrainTest {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int p = socket.getLocalPort();
-            return p > 60000 ? p - 5000 : p;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -11,10 +11,8 @@ import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodRef;
 import io.vgpu.state.model.Vendor;
 import io.vgpu.testsupport.Eventually;
+import io.vgpu.testsupport.Ports;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +53,7 @@ final class StoreFixtures {
 
     /** Settings of one test cluster of up to {@code size} members. */
     static StoreConfig clusterOf(int size, int backupCount, int quorumSize) {
-        int base = freePort();
+        int base = Ports.free();
         List<String> members = new ArrayList<>();
         for (int port = base; port < base + size + 3; port++) {
             members.add("127.0.0.1:" + port);
@@ -179,12 +177,4 @@ final class StoreFixtures {
         return new PodRef(uid, "ns", "pod-" + uid);
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int port = socket.getLocalPort();
-            return port > 60000 ? port - 5000 : port;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }
