@@ -39,17 +39,19 @@ import java.util.function.Supplier;
  * <pre>
  * {"replica":"r1","nowMillis":1700000000000,"ready":true,
  *  "cluster":{"members":3,"localMember":"127.0.0.1:5701","clusterSafe":true},
- *  "nodes":[{"name":"n1","owned":true,"registered":true,
+ *  "nodes":[{"name":"n1","owned":true,"registered":true,"version":42,
  *            "devices":"&lt;hami.io/node-nvidia-register value&gt;",
  *            "charges":[{"uid":"…","namespace":"ns","name":"p","state":"Reserved","deadlineMillis":1700000025000,
  *                        "initCount":0,"devices":"&lt;hami.io/vgpu-devices-allocated value&gt;"}],
  *            "lock":{"namespace":"ns","name":"p","sinceMillis":1700000000000}}],
- *  "view":[{"name":"n1","devices":[{"id":"GPU-…","used":1,"usedmem":4000,"usedcores":30}]}]}
+ *  "view":[{"name":"n1","version":41,"devices":[{"id":"GPU-…","used":1,"usedmem":4000,"usedcores":30}]}]}
  * </pre>
  * {@code view} is what this replica scores on: every registered node of its summary-fed view ({@link NodeView}, any
  * owner), per card the slots, MiB and cores its charges use (reservations until swept, and bindings), in
  * registration order; capacities are not repeated (a checker compares with the cards as it knows them). A node's
- * usage there is one authoritative value of it, possibly older than its owner's copy above.
+ * usage there is one authoritative value of it, possibly older than its owner's copy above. Both carry the
+ * {@code version} of the node value they show (the view: of the value its summary was made from; -1 when none), so a
+ * checker compares a view with its owner's copy only where both show the same value.
  * Devices and allocations use HAMi's own annotation encodings ({@link NodeRegisterCodec}, {@link PodDevicesCodec}),
  * so a reader decodes them with the same codecs. {@code lock} is null when unlocked; {@code deadlineMillis} is
  * present on reservations only. {@code clusterSafe} ({@code PartitionService.isClusterSafe}: every backup in sync,
@@ -164,7 +166,7 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         ArrayNode view = root.putArray("view");
         List<NodeView> viewed = new ArrayList<>(state.nodes());
         viewed.sort(Comparator.comparing(NodeView::name));
-        viewed.forEach(node -> view(view.addObject(), node));
+        viewed.forEach(node -> view(view.addObject(), node, state.viewVersion(node.name())));
         DraDump.write(root.putObject("dra"), dra.get(), state::ownsNode);
         return root.toString();
     }
@@ -188,15 +190,16 @@ public final class DebugStateHandler implements Handler<RoutingContext> {
         out.put("clusterSafe", safe);
     }
 
-    private static void view(ObjectNode out, NodeView node) {
-        out.put("name", node.name());
+    private static void view(ObjectNode out, NodeView node, long version) {
+        out.put("name", node.name()).put("version", version);
         ArrayNode devices = out.putArray("devices");
         node.devices().forEach(d -> devices.addObject().put("id", d.id()).put("used", d.used())
                 .put("usedmem", d.usedmem()).put("usedcores", d.usedcores()));
     }
 
     private void node(ObjectNode out, NodeState node) {
-        out.put("name", node.name()).put("owned", state.ownsNode(node.name())).put("registered", node.registered());
+        out.put("name", node.name()).put("owned", state.ownsNode(node.name())).put("registered", node.registered())
+                .put("version", node.version());
         out.put("devices", NodeRegisterCodec.encode(node.devices()));
         ArrayNode charges = out.putArray("charges");
         node.charges().forEach((uid, charge) -> {

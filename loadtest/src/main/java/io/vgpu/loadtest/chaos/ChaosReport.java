@@ -47,6 +47,7 @@ import java.util.Locale;
  * @param rebinds           Bindings the API server accepted for a pod already bound to that node (harmless retries)
  * @param bindsElsewhere    Bindings the API server refused for a pod already bound to another node (violations)
  * @param checks            invariant checks run
+ * @param viewsCompared     replicas' views compared with their owner's copy of the same node value (ScoredViews)
  * @param firstViolationMillis when the first violation was found, from the start of the load; -1 for none
  * @param violations        every violation found (must be empty)
  */
@@ -59,7 +60,7 @@ public record ChaosReport(ChaosSettings settings, Duration startup, Duration dur
                           long phantoms, long latePhantoms, long longestLockHeldMillis, long abandoned,
                           long abandonedReserved,
                           long duplicateBinds, long failedBindings, long rebinds, long bindsElsewhere, long checks,
-                          long firstViolationMillis, List<String> violations) {
+                          long viewsCompared, long firstViolationMillis, List<String> violations) {
 
     /** Copies lists. */
     public ChaosReport {
@@ -118,6 +119,7 @@ public record ChaosReport(ChaosSettings settings, Duration startup, Duration dur
                 Long.toString(failedBindings));
         row(out, "second Bindings at the API server: same node (accepted) / another node (refused: violations)",
                 rebinds + " / " + bindsElsewhere);
+        row(out, "replicas' views compared with their owner's copy of the same node value", Long.toString(viewsCompared));
         row(out, "invariant checks / violations", checks + " / " + violations.size()
                 + (firstViolationMillis < 0 ? "" : " (the first after " + millis(firstViolationMillis) + ")"));
         if (!kills.isEmpty()) {

@@ -102,7 +102,7 @@ public final class ChaosRun {
                     stats.abandonedReserved.sum(),
                     stats.duplicateBinds.sum(), cluster.api().failedBindings(), secondBindings(cluster, false),
                     secondBindings(cluster, true),
-                    checker.checks(), found.firstAtMillis(), violations);
+                    checker.checks(), checker.viewsCompared(), found.firstAtMillis(), violations);
         }
     }
 

@@ -88,6 +88,11 @@ final class InvariantChecker {
         return views.latePhantoms();
     }
 
+    /** Replicas' views compared with their owner's copy of the same node value ({@link ScoredViews}). */
+    synchronized int viewsCompared() {
+        return views.viewsCompared();
+    }
+
     /** One periodic check (safe to run while the load runs and replicas die). */
     synchronized void check() {
         check(false);

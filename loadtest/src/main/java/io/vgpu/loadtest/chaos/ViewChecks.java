@@ -28,11 +28,8 @@ import java.util.Set;
  *   <li><b>capacity</b>: the live charges (Bound, or Reserved before the deadline) of every node never exceed its
  *       cards, as this harness created them (never as the view says they are). A charge of a pod the driver had
  *       deleted before the view was taken is a phantom (a delete not applied yet), counted apart;</li>
- *   <li><b>capacity of what a replica scores on</b>: every replica's summary-fed usage ({@code view}: per card the
- *       slots, MiB and cores of all its node's charges) never exceeds the cards as this harness created them. Each
- *       summary is a copy of one authoritative value of its node, however late, and the store admits none over
- *       capacity; the phantoms and expired reservations the round's owner dumps hold on that node (which the owner
- *       check leaves out, and the usage cannot tell apart) are taken off first;</li>
+ *   <li><b>what a replica scores on</b>: every replica's summary-fed {@code view} against its owner's copy of the
+ *       same value ({@link ScoredViews});</li>
  *   <li><b>reservations</b>: no deadline beyond the TTL; no expired one left in its owner's view past
  *       {@link ChaosSettings#sweepBound};</li>
  *   <li><b>charged once</b>: a pod is Bound on one node at most, and only on the node it was bound to, on the
@@ -51,9 +48,7 @@ final class ViewChecks {
     private final Set<String> phantoms = new HashSet<>();
     private final Set<String> latePhantoms = new HashSet<>();
     private final ChargedOnce chargedOnce;
-    /** This round's views (what each replica scores on) and, per node, the grants the owner check leaves out. */
-    private final List<ScoredView> roundViews = new ArrayList<>();
-    private final Map<String, List<List<DeviceGrant>>> roundExcused = new HashMap<>();
+    private final ScoredViews scored;
     private boolean roundQuiet;
 
     ViewChecks(ChaosCluster cluster, Map<String, PodRecord> pods, Violations violations, LockChecks locks) {
@@ -63,6 +58,12 @@ final class ViewChecks {
         this.violations = violations;
         this.locks = locks;
         this.chargedOnce = new ChargedOnce(settings, pods, violations);
+        this.scored = new ScoredViews(settings, cluster.devices(), violations);
+    }
+
+    /** Views compared with their owner's copy of the same value so far. */
+    int viewsCompared() {
+        return scored.compared();
     }
 
     int phantoms() {
@@ -76,8 +77,7 @@ final class ViewChecks {
     /** Before a round of views. */
     void begin() {
         chargedOnce.begin();
-        roundViews.clear();
-        roundExcused.clear();
+        scored.begin();
         roundQuiet = false;
     }
 
@@ -87,7 +87,7 @@ final class ViewChecks {
      */
     void end() {
         chargedOnce.end(roundQuiet);
-        roundViews.forEach(this::scoredWithinCapacity);
+        scored.end();
     }
 
     /**
@@ -104,8 +104,13 @@ final class ViewChecks {
             String name = node.path("name").asText();
             boolean owned = node.path("owned").asBoolean();
             List<List<DeviceGrant>> live = new ArrayList<>();
+            List<List<DeviceGrant>> all = new ArrayList<>();
+            List<List<DeviceGrant>> excused = new ArrayList<>();
             for (JsonNode charge : node.path("charges")) {
-                charge(replica, name, owned, stale, charge, now, live);
+                charge(replica, name, owned, stale, charge, now, live, all, excused);
+            }
+            if (owned) {
+                scored.owner(replica.name(), name, node.path("version").asLong(-1), now, all, excused);
             }
             overCommitted(cluster.devices().get(name), live).ifPresent(card -> violations.add("over-commit",
                     replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
@@ -116,13 +121,14 @@ final class ViewChecks {
                         lock.path("sinceMillis").asLong(), now);
             }
         }
-        roundViews.add(new ScoredView(replica.name(), view.path("view")));
+        scored.view(replica.name(), stale, now, view.path("view"));
         chargedOnce.dump(replica.name(), stale, now);
         roundQuiet |= quiet;
     }
 
     private void charge(GatewayReplica replica, String node, boolean owned, boolean stale, JsonNode charge, long now,
-                        List<List<DeviceGrant>> live) {
+                        List<List<DeviceGrant>> live, List<List<DeviceGrant>> all,
+                        List<List<DeviceGrant>> excused) {
         String uid = charge.path("uid").asText();
         PodAllocation allocation = allocation(charge.path("devices").asText(), charge.path("initCount").asInt());
         boolean reserved = "Reserved".equals(charge.path("state").asText());
@@ -131,6 +137,7 @@ final class ViewChecks {
             violations.add("bad-charge", replica.name() + " " + node + " " + uid, "undecodable charge " + charge);
             return;
         }
+        all.add(allocation.grants());
         String podName = charge.path("name").asText();
         if (!reserved) {
             chargedOnce.bound(replica.name(), stale, uid, podName, node, now);
@@ -141,13 +148,13 @@ final class ViewChecks {
             if (pod.deletedAtMillis < now - 2 * settings.informerDelay().toMillis() - 5_000) {
                 latePhantoms.add(node + " " + uid);
             }
-            roundExcused.computeIfAbsent(node, n -> new ArrayList<>()).add(allocation.grants());
+            excused.add(allocation.grants());
             return;
         }
         if (!reserved || deadline > now) {
             live.add(allocation.grants());
         } else {
-            roundExcused.computeIfAbsent(node, n -> new ArrayList<>()).add(allocation.grants());
+            excused.add(allocation.grants());
         }
         if (reserved && deadline > now + settings.reservationTtl().toMillis() + 2_000) {
             violations.add("long-reservation", uid, "reservation of " + podName + " on " + node + " lives until "
@@ -157,47 +164,6 @@ final class ViewChecks {
             violations.add("unswept", uid, "expired reservation of " + podName + " on " + node + " still in its owner "
                     + replica.name() + "'s view " + (now - deadline) + " ms after its deadline (bound "
                     + settings.sweepBound(stale).toMillis() + " ms)");
-        }
-    }
-
-    /** One replica's {@code view} in this round: per node the usage it scores on. */
-    private record ScoredView(String replica, JsonNode nodes) {
-    }
-
-    /**
-     * Checks one replica's scored usage against the cards as this harness created them, less what the round's owner
-     * dumps show as phantoms or expired reservations on the node (the owner check leaves those out too).
-     */
-    private void scoredWithinCapacity(ScoredView scored) {
-        for (JsonNode node : scored.nodes()) {
-            String name = node.path("name").asText();
-            List<GpuDevice> cards = cluster.devices().get(name);
-            if (cards == null) {
-                continue;
-            }
-            Map<String, DeviceUsage> excused = new HashMap<>();
-            UsageAccounting.nodeUsage(cards, roundExcused.getOrDefault(name, List.of()))
-                    .forEach(u -> excused.put(u.id(), u));
-            Map<String, GpuDevice> byId = new HashMap<>();
-            cards.forEach(c -> byId.put(c.id(), c));
-            for (JsonNode used : node.path("devices")) {
-                String id = used.path("id").asText();
-                GpuDevice card = byId.get(id);
-                DeviceUsage less = excused.get(id);
-                if (card == null || less == null) {
-                    continue;
-                }
-                int slots = used.path("used").asInt() - less.used();
-                int mem = used.path("usedmem").asInt() - less.usedmem();
-                int cores = used.path("usedcores").asInt() - less.usedcores();
-                if (slots > card.count() || mem > card.devmem() || cores > card.devcore()) {
-                    violations.add("over-commit", scored.replica() + " view " + name + " " + id, "view of "
-                            + scored.replica() + " (the usage it scores on): " + name + "'s card " + id + " at slots "
-                            + slots + "/" + card.count() + ", MiB " + mem + "/" + card.devmem() + ", cores " + cores
-                            + "/" + card.devcore() + (less.used() == 0 ? "" : " (after taking off " + less.used()
-                            + " phantom or expired charges the owner's dump holds)"));
-                }
-            }
         }
     }
 

@@ -45,6 +45,7 @@ class MultiReplicaChaosTest {
         // the side scenarios ran: their invariants (the sweeper, a second placement refused) were exercised
         assertThat(report.abandonedReserved()).as("reservations abandoned on idle nodes").isPositive();
         assertThat(report.duplicateBinds()).as("placed pods bound again to another node").isPositive();
+        assertThat(report.viewsCompared()).as("views compared with their owner's copy of the same value").isPositive();
     }
 
     /** The jar the gateway module's package phase built; refused when missing or older than the gateway classes. */

@@ -521,6 +521,16 @@ public final class HazelcastClusterState implements ClusterState {
         return views.get(name);
     }
 
+    /**
+     * The version of the node value this replica's view of {@code name} was made from ({@link NodeSummary#version}),
+     * or -1 when the view holds no summary of it. For diagnostics (the debug dump, the chaos checker): scoring never
+     * needs it.
+     */
+    public long viewVersion(String name) {
+        NodeSummary summary = views.summary(name);
+        return summary == null ? -1 : summary.version();
+    }
+
     @Override
     public NodeState nodeState(String name) {
         return owned.get(name);

@@ -55,6 +55,11 @@ final class NodeViews {
         return views.get(name);
     }
 
+    /** The summary the view of {@code name} was joined from (null: none), e.g. to tell its version. */
+    NodeSummary summary(String name) {
+        return summaries.get(name);
+    }
+
     Collection<NodeView> all() {
         return Collections.unmodifiableCollection(views.values());
     }

@@ -1,0 +1,195 @@
+package io.vgpu.loadtest.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vgpu.state.model.DeviceGrant;
+import io.vgpu.state.model.DeviceUsage;
+import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.UsageAccounting;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The invariants of what each replica scores on: its summary-fed {@code view} of every node, in {@code /debug/state}
+ * with the {@code version} of the node value it was made from. A view is compared only with its owner's copy of the
+ * SAME value (same version) seen in the same round of dumps:
+ * <ul>
+ *   <li><b>view-mismatch</b>: per card, the view's slots, MiB and cores equal what all the charges of that value use
+ *       (a summary is computed from its value and nothing else);</li>
+ *   <li><b>over-commit</b> (of the view): that usage, less the phantoms and expired reservations of that value, never
+ *       exceeds the cards as this harness created them;</li>
+ *   <li><b>view-stale</b>: a view that differs from its owner's copy reaches (or passes) the version the owner had
+ *       when the difference was first seen within {@link #lagBound}, and never stays ahead of the owner's version: a
+ *       view that stops following its node (a dropped event, a version that went back while the view kept a higher
+ *       one) is caught, however right its old usage looks.</li>
+ * </ul>
+ * Why not against whatever the owner's dump holds: the dumps of one round are taken one after another, seconds
+ * apart on a loaded machine, so a view and its owner's copy are usually different values of the node. What one value
+ * holds beyond capacity as phantoms (charges of pods deleted, not released yet) or expired reservations (dropped only
+ * by the sweep or the next reservation) is not in the other; excusing one value's phantoms from another value's usage
+ * flagged views of healthy nodes (one CI run in two, e.g. a view of a node whose owner had just been killed). The
+ * owner check ({@link ViewChecks}) covers every value's live charges; this covers how views follow the values.
+ *
+ * <p>Not thread-safe: the checker calls it under its lock.
+ */
+final class ScoredViews {
+
+    private final ChaosSettings settings;
+    /** The cards of every harness node, as the harness created them. */
+    private final Map<String, List<GpuDevice>> cards;
+    private final Violations violations;
+    /** This round's owners' copies, per node and version. */
+    private final Map<String, Map<Long, OwnerCopy>> owners = new HashMap<>();
+    /** This round's views. */
+    private final List<Scored> views = new ArrayList<>();
+    /** Per replica and node, since when its view differs from its owner's copy, and the owner's version then. */
+    private final Map<String, Behind> behind = new HashMap<>();
+    private int compared;
+
+    ScoredViews(ChaosSettings settings, Map<String, List<GpuDevice>> cards, Violations violations) {
+        this.settings = settings;
+        this.cards = cards;
+        this.violations = violations;
+    }
+
+    /** Views compared with their owner's copy of the same value so far. */
+    int compared() {
+        return compared;
+    }
+
+    void begin() {
+        owners.clear();
+        views.clear();
+    }
+
+    /**
+     * One owner's copy of a node in this round.
+     *
+     * @param all     the grants of every charge of the value
+     * @param excused the grants of its phantoms and expired reservations
+     */
+    void owner(String replica, String node, long version, long nowMillis, List<List<DeviceGrant>> all,
+               List<List<DeviceGrant>> excused) {
+        owners.computeIfAbsent(node, n -> new HashMap<>())
+                .put(version, new OwnerCopy(replica, version, nowMillis, all, excused));
+    }
+
+    /** One replica's {@code view} array in this round. */
+    void view(String replica, boolean stale, long nowMillis, JsonNode nodes) {
+        views.add(new Scored(replica, stale, nowMillis, nodes));
+    }
+
+    /** After the round's dumps. */
+    void end() {
+        for (Scored scored : views) {
+            for (JsonNode node : scored.nodes()) {
+                check(scored, node);
+            }
+        }
+    }
+
+    private void check(Scored scored, JsonNode node) {
+        String name = node.path("name").asText();
+        List<GpuDevice> cards = this.cards.get(name);
+        Map<Long, OwnerCopy> copies = owners.get(name);
+        if (cards == null || copies == null || copies.isEmpty()) {
+            return; // not a harness node, or no owner dumped it this round (killed, migrating): nothing to compare
+        }
+        long version = node.path("version").asLong(-1);
+        String key = scored.replica() + " " + name;
+        OwnerCopy same = copies.get(version);
+        if (same != null) {
+            behind.remove(key);
+            compared++;
+            sameValue(scored, name, cards, node, same);
+            return;
+        }
+        long ownerVersion = copies.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+        Behind was = behind.get(key);
+        if (was != null && scored.nowMillis() - was.seenMillis() > settings.checkEvery().multipliedBy(3).toMillis()) {
+            was = null; // not compared for a while (the replica or the owner was down): start again
+        }
+        if (was != null && ownerVersion < was.ownerVersion()) {
+            was = null; // the owner's value went back (the key was created again): follow it from here
+        }
+        if (was != null && version >= was.ownerVersion() && version <= ownerVersion) {
+            was = null; // the view moved on since: a new difference, if any, starts now
+        }
+        if (was == null) {
+            behind.put(key, new Behind(scored.nowMillis(), ownerVersion, version, scored.nowMillis()));
+            return;
+        }
+        behind.put(key, new Behind(was.sinceMillis(), was.ownerVersion(), was.viewVersion(), scored.nowMillis()));
+        long lag = scored.nowMillis() - was.sinceMillis();
+        if (lag > lagBound(scored.stale())) {
+            violations.add("view-stale", key, "view of " + scored.replica() + ": " + name + " at version " + version
+                    + " for " + lag + " ms while its owner's copy was at version " + was.ownerVersion() + " then and "
+                    + ownerVersion + " now (the view was at " + was.viewVersion() + " then; bound "
+                    + lagBound(scored.stale()) + " ms)");
+        }
+    }
+
+    /** The view and its owner's copy show the same value: the usage must be that value's, within the cards. */
+    private void sameValue(Scored scored, String name, List<GpuDevice> cards, JsonNode node, OwnerCopy copy) {
+        Map<String, DeviceUsage> all = byId(UsageAccounting.nodeUsage(cards, copy.all()));
+        Map<String, DeviceUsage> excused = byId(UsageAccounting.nodeUsage(cards, copy.excused()));
+        for (JsonNode used : node.path("devices")) {
+            String id = used.path("id").asText();
+            DeviceUsage value = all.get(id);
+            DeviceUsage less = excused.get(id);
+            if (value == null || less == null) {
+                violations.add("view-mismatch", scored.replica() + " " + name + " " + id, "view of "
+                        + scored.replica() + ": " + name + " has card " + id + ", which the harness did not create");
+                continue;
+            }
+            int slots = used.path("used").asInt();
+            int mem = used.path("usedmem").asInt();
+            int cores = used.path("usedcores").asInt();
+            if (slots != value.used() || mem != value.usedmem() || cores != value.usedcores()) {
+                violations.add("view-mismatch", scored.replica() + " " + name + " " + id, "view of "
+                        + scored.replica() + ": " + name + " version " + copy.version() + " card " + id + " at slots "
+                        + slots + ", MiB " + mem + ", cores " + cores + "; its owner " + copy.replica()
+                        + "'s copy of that version charges slots " + value.used() + ", MiB " + value.usedmem()
+                        + ", cores " + value.usedcores());
+                continue;
+            }
+            GpuDevice card = cards.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+            int liveSlots = slots - less.used();
+            int liveMem = mem - less.usedmem();
+            int liveCores = cores - less.usedcores();
+            if (liveSlots > card.count() || liveMem > card.devmem() || liveCores > card.devcore()) {
+                violations.add("over-commit", scored.replica() + " view " + name + " " + id, "view of "
+                        + scored.replica() + " (the usage it scores on): " + name + " version " + copy.version()
+                        + "'s card " + id + " at slots " + liveSlots + "/" + card.count() + ", MiB " + liveMem + "/"
+                        + card.devmem() + ", cores " + liveCores + "/" + card.devcore()
+                        + (less.used() == 0 ? "" : " (after taking off " + less.used()
+                        + " phantom or expired charges of that version)"));
+            }
+        }
+    }
+
+    /** How long a view may differ from its owner's copy without moving on: the stale replica's lag twice, slack. */
+    long lagBound(boolean stale) {
+        return ChaosSettings.SLACK.plus(settings.checkEvery().multipliedBy(2))
+                .plus(stale ? settings.informerDelay().multipliedBy(2) : Duration.ZERO).toMillis();
+    }
+
+    private static Map<String, DeviceUsage> byId(List<DeviceUsage> usage) {
+        Map<String, DeviceUsage> out = new HashMap<>();
+        usage.forEach(u -> out.put(u.id(), u));
+        return out;
+    }
+
+    private record OwnerCopy(String replica, long version, long nowMillis, List<List<DeviceGrant>> all,
+                             List<List<DeviceGrant>> excused) {
+    }
+
+    private record Scored(String replica, boolean stale, long nowMillis, JsonNode nodes) {
+    }
+
+    private record Behind(long sinceMillis, long ownerVersion, long viewVersion, long seenMillis) {
+    }
+}

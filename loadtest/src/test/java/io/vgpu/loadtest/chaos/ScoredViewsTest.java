@@ -1,0 +1,110 @@
+package io.vgpu.loadtest.chaos;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vgpu.state.model.DeviceGrant;
+import io.vgpu.state.model.GpuDevice;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The views' invariants with the CI-sized run's bounds (3 s checks, 10 s slack, the stale replica 10 s late): a view
+ * is compared with its owner's copy of the same version only, and must move on within the bound.
+ */
+class ScoredViewsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String NODE = "chaos-node-0";
+    private static final String CARD = "GPU-chaos-node-0-0";
+    private static final long T0 = 1_000_000L;
+
+    private final ChaosSettings settings = ChaosSettings.ci(Path.of("gateway.jar"), Path.of("target"));
+    private final Violations violations = new Violations(0);
+    private final ScoredViews views = new ScoredViews(settings,
+            Map.of(NODE, List.of(new GpuDevice(CARD, 0, 10, 24_000, 100, "T", 0, "hami-core", List.of(), true))),
+            violations);
+
+    @Test
+    void aViewOfTheOwnersValueMustShowWhatThatValueCharges() {
+        round(T0, 7, List.of(grant(5_000)), List.of(), 7, 1, 5_000);
+        assertThat(violations.all()).isEmpty();
+        assertThat(views.compared()).isEqualTo(1);
+
+        round(T0 + 3_000, 8, List.of(grant(5_000), grant(3_000)), List.of(), 8, 1, 5_000);
+        assertThat(violations.all()).singleElement().asString()
+                .contains("view-mismatch", "version 8", "MiB 5000", "charges slots 2, MiB 8000");
+    }
+
+    @Test
+    void aViewOverTheCardsIsAnOverCommitOnlyBeyondThePhantomsAndExpiredReservationsOfThatValue() {
+        List<DeviceGrant> five = List.of(grant(5_000), grant(5_000), grant(5_000), grant(5_000), grant(5_000));
+        // 25,000 MiB on a 24,000 MiB card, one of them a phantom of this very value: fine
+        round(T0, 3, five, List.of(grant(5_000)), 3, 5, 25_000);
+        assertThat(violations.all()).isEmpty();
+
+        round(T0 + 3_000, 4, five, List.of(), 4, 5, 25_000);
+        assertThat(violations.all()).singleElement().asString()
+                .contains("over-commit", "view of replica-0", "MiB 25000/24000");
+    }
+
+    @Test
+    void aViewBehindItsOwnerUnderChurnIsFineWhileItMovesOn() {
+        // the view is always a little behind (the dumps of one round are seconds apart), but it keeps moving
+        for (int i = 0; i < 20; i++) {
+            round(T0 + i * 3_000L, 10 + 2 * i, List.of(grant(5_000)), List.of(), 10 + 2 * i - 1, 1, 4_000);
+        }
+        assertThat(violations.all()).isEmpty();
+        assertThat(views.compared()).isZero();
+    }
+
+    @Test
+    void aViewStuckOnOneVersionIsStaleOnceTheBoundHasPassed() {
+        long bound = views.lagBound(false);
+        for (long t = 0; t <= bound; t += 3_000) {
+            round(T0 + t, 20 + t / 1_000, List.of(grant(5_000)), List.of(), 9, 1, 4_000);
+        }
+        assertThat(violations.all()).isEmpty();
+
+        round(T0 + bound + 3_000, 99, List.of(grant(5_000)), List.of(), 9, 1, 4_000);
+        assertThat(violations.all()).singleElement().asString().contains("view-stale", "at version 9");
+    }
+
+    @Test
+    void aViewAheadOfAKeyCreatedAgainIsStaleOnceTheBoundHasPassed() {
+        // the node's key was created again at version 1 while this view kept version 90 of the old key
+        long bound = views.lagBound(false);
+        for (long t = 0; t <= bound + 3_000; t += 3_000) {
+            round(T0 + t, 1 + t / 3_000, List.of(grant(5_000)), List.of(), 90, 1, 4_000);
+        }
+        assertThat(violations.all()).singleElement().asString().contains("view-stale", "at version 90");
+    }
+
+    @Test
+    void theStaleReplicasViewMayLagTwiceItsDelayMore() {
+        assertThat(views.lagBound(true) - views.lagBound(false)).isEqualTo(20_000);
+    }
+
+    /** One round: the owner's copy (replica-1) at {@code ownerVersion}, replica-0's view at {@code viewVersion}. */
+    private void round(long now, long ownerVersion, List<DeviceGrant> charges, List<DeviceGrant> excused,
+                       long viewVersion, int viewSlots, int viewMiB) {
+        views.begin();
+        views.owner("replica-1", NODE, ownerVersion, now, charges.stream().map(List::of).toList(),
+                excused.stream().map(List::of).toList());
+        ArrayNode nodes = JSON.createArrayNode();
+        ObjectNode node = nodes.addObject().put("name", NODE).put("version", viewVersion);
+        node.putArray("devices").addObject().put("id", CARD).put("used", viewSlots).put("usedmem", viewMiB)
+                .put("usedcores", 0);
+        views.view("replica-0", false, now, nodes);
+        views.end();
+    }
+
+    private static DeviceGrant grant(int mib) {
+        return new DeviceGrant(CARD, "T", mib, 0, 1);
+    }
+}
