@@ -8,6 +8,7 @@ import io.vgpu.state.model.UsageAccounting;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,10 @@ import java.util.Map;
  *   <li><b>over-commit</b> (of the view): that usage, less the phantoms and expired reservations of that value, never
  *       exceeds the cards as this harness created them;</li>
  *   <li><b>view-stale</b>: a view that differs from its owner's copy reaches (or passes) the version the owner had
- *       when the difference was first seen within {@link #lagBound}, and never stays ahead of the owner's version: a
- *       view that stops following its node (a dropped event, a version that went back while the view kept a higher
- *       one) is caught, however right its old usage looks.</li>
+ *       when the difference was first seen within {@link #lagBound}; a view AHEAD of the owner's copy (which lags its own
+ *       value: the stale replica's copy by its delay) must be caught up with by that copy as fast. A view that stops
+ *       following its node (a dropped event, or a key created again at version 1 while the view kept version 90 of
+ *       the old one and drops every new summary) is caught, however right its old usage looks.</li>
  * </ul>
  * Why not against whatever the owner's dump holds: the dumps of one round are taken one after another, seconds
  * apart on a loaded machine, so a view and its owner's copy are usually different values of the node. What one value
@@ -71,10 +73,10 @@ final class ScoredViews {
      * @param all     the grants of every charge of the value
      * @param excused the grants of its phantoms and expired reservations
      */
-    void owner(String replica, String node, long version, long nowMillis, List<List<DeviceGrant>> all,
-               List<List<DeviceGrant>> excused) {
+    void owner(String replica, boolean stale, String node, long version, long nowMillis,
+               List<List<DeviceGrant>> all, List<List<DeviceGrant>> excused) {
         owners.computeIfAbsent(node, n -> new HashMap<>())
-                .put(version, new OwnerCopy(replica, version, nowMillis, all, excused));
+                .put(version, new OwnerCopy(replica, stale, version, nowMillis, all, excused));
     }
 
     /** One replica's {@code view} array in this round. */
@@ -107,7 +109,9 @@ final class ScoredViews {
             sameValue(scored, name, cards, node, same);
             return;
         }
-        long ownerVersion = copies.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+        OwnerCopy newest = copies.values().stream().max(Comparator.comparingLong(OwnerCopy::version))
+                .orElseThrow();
+        long ownerVersion = newest.version();
         Behind was = behind.get(key);
         if (was != null && scored.nowMillis() - was.seenMillis() > settings.checkEvery().multipliedBy(3).toMillis()) {
             was = null; // not compared for a while (the replica or the owner was down): start again
@@ -115,8 +119,8 @@ final class ScoredViews {
         if (was != null && ownerVersion < was.ownerVersion()) {
             was = null; // the owner's value went back (the key was created again): follow it from here
         }
-        if (was != null && version >= was.ownerVersion() && version <= ownerVersion) {
-            was = null; // the view moved on since: a new difference, if any, starts now
+        if (was != null && was.caughtUp(version, ownerVersion)) {
+            was = null; // the side that lagged reached where the other was: a new difference, if any, starts now
         }
         if (was == null) {
             behind.put(key, new Behind(scored.nowMillis(), ownerVersion, version, scored.nowMillis()));
@@ -124,11 +128,12 @@ final class ScoredViews {
         }
         behind.put(key, new Behind(was.sinceMillis(), was.ownerVersion(), was.viewVersion(), scored.nowMillis()));
         long lag = scored.nowMillis() - was.sinceMillis();
-        if (lag > lagBound(scored.stale())) {
+        long bound = lagBound(scored.stale() || newest.stale());
+        if (lag > bound) {
             violations.add("view-stale", key, "view of " + scored.replica() + ": " + name + " at version " + version
-                    + " for " + lag + " ms while its owner's copy was at version " + was.ownerVersion() + " then and "
-                    + ownerVersion + " now (the view was at " + was.viewVersion() + " then; bound "
-                    + lagBound(scored.stale()) + " ms)");
+                    + ", its owner " + newest.replica() + "'s copy at " + ownerVersion + "; " + lag + " ms ago they"
+                    + " were at " + was.viewVersion() + " and " + was.ownerVersion() + ", and the side behind has "
+                    + "not reached the other's version of then (bound " + bound + " ms)");
         }
     }
 
@@ -183,13 +188,22 @@ final class ScoredViews {
         return out;
     }
 
-    private record OwnerCopy(String replica, long version, long nowMillis, List<List<DeviceGrant>> all,
+    private record OwnerCopy(String replica, boolean stale, long version, long nowMillis, List<List<DeviceGrant>> all,
                              List<List<DeviceGrant>> excused) {
     }
 
     private record Scored(String replica, boolean stale, long nowMillis, JsonNode nodes) {
     }
 
+    /** A difference first seen at {@code sinceMillis}, the owner's copy and the view being at those versions. */
     private record Behind(long sinceMillis, long ownerVersion, long viewVersion, long seenMillis) {
+
+        /**
+         * Whether the side that was behind then has reached the other's version of then: the view, the owner's copy
+         * of that time; or the owner's copy (which lags its own value: the stale replica's by its delay), the view's.
+         */
+        boolean caughtUp(long view, long owner) {
+            return viewVersion < ownerVersion ? view >= ownerVersion : owner >= viewVersion;
+        }
     }
 }

@@ -110,7 +110,7 @@ final class ViewChecks {
                 charge(replica, name, owned, stale, charge, now, live, all, excused);
             }
             if (owned) {
-                scored.owner(replica.name(), name, node.path("version").asLong(-1), now, all, excused);
+                scored.owner(replica.name(), stale, name, node.path("version").asLong(-1), now, all, excused);
             }
             overCommitted(cluster.devices().get(name), live).ifPresent(card -> violations.add("over-commit",
                     replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
