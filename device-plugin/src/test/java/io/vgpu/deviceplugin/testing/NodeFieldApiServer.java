@@ -22,14 +22,14 @@ import io.vgpu.state.codec.Decoded;
 import io.vgpu.state.dra.ResourceSliceCodec;
 import io.vgpu.state.dra.SliceObject;
 import io.vgpu.state.dra.SliceValidator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.vgpu.testsupport.MockWatchCloser;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,20 +51,19 @@ import java.util.function.Function;
  * Test-only reflection on a test-only library (the gateway's {@code SchedulerNameFields} does the same for
  * {@code spec.schedulerName}): if a fabric8 upgrade renames the fields, {@link #start} fails loudly.
  *
- * <p>Use one server per test when informers are stopped during the test: when a watch closes while the
- * mock is sending it an event, the mock's close handler waits for that send on the event loop the send
- * needs (fabric8 8.0.0 {@code WatchEventsListener.onClosed}), which stalls that loop for 30 s. {@link #close}
- * tolerates the resulting slow shutdown.
+ * <p>Watches close off the server's event loop ({@link MockWatchCloser}): when a watch closes while the mock is
+ * sending it an event, the mock's own close handler waits for that send on the event loop the send needs (fabric8
+ * 8.0.0 {@code WatchEventsListener.onClosed}), which would stall that loop for 30 s and fail {@link #close}.
  */
 public final class NodeFieldApiServer implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(NodeFieldApiServer.class);
     private static final String FIELD = "spec.nodeName";
     private static final String DRIVER_FIELD = "spec.driver";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesMockServer server;
     private final KubernetesClient client;
+    private final MockWatchCloser watchCloser = new MockWatchCloser();
     private final AtomicInteger validatedSlices = new AtomicInteger();
     private final List<String> refusedSlices = new CopyOnWriteArrayList<>();
     private volatile boolean dropDeviceTaints;
@@ -107,16 +106,15 @@ public final class NodeFieldApiServer implements AutoCloseable {
         return server.getRequestCount();
     }
 
-    /** Closes the client, then the server; a server stalled by the mock's watch-close wait is left to finish alone. */
+    /** Closes the client, then the server, then waits for the watch closes handed off (fails if one is not done in 10 s). */
     @Override
     public void close() {
         client.close();
         try {
             server.destroy();
-        } catch (IllegalStateException e) {
-            // "Unable to close MockWebServer": its event loop is stalled (see the class comment); nothing of the
-            // test depends on it any more, and its threads end when the stalled wait times out
-            LOG.warn("mock API server did not stop in time: {}", e.getMessage());
+            watchCloser.awaitClosed(Duration.ofSeconds(10));
+        } finally {
+            watchCloser.close();
         }
     }
 
@@ -144,6 +142,11 @@ public final class NodeFieldApiServer implements AutoCloseable {
 
     /** The CRUD dispatcher with the API server's ResourceSlice validation in front of writes. */
     private final class ValidatingDispatcher extends KubernetesCrudDispatcher {
+
+        @Override
+        public MockResponse handleWatch(String path) {
+            return watchCloser.wrap(super.handleWatch(path));
+        }
 
         @Override
         public MockResponse handleCreate(RecordedRequest request) {

@@ -16,8 +16,10 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vgpu.gateway.testing.SchedulerNameFields;
+import io.vgpu.testsupport.MockWatchCloser;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Queue;
@@ -47,6 +49,8 @@ import java.util.regex.Pattern;
  * matches field selectors only on metadata fields; {@link SchedulerNameFields} teaches it
  * {@code spec.schedulerName}, which the gateway's pod informers select on.
  * Runs no admission webhooks. Use one namespace per test (and distinct node names), as the server is shared.
+ * Watches close off the server's event loop ({@link MockWatchCloser}): the mock's own close of a watch that is being
+ * sent an event would stall the server for 30 s and fail {@link #close}.
  */
 public final class MockApiServer implements AutoCloseable {
 
@@ -58,6 +62,7 @@ public final class MockApiServer implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final List<BindingRequest> bindings = new CopyOnWriteArrayList<>();
     private final Queue<Fault> faults = new ConcurrentLinkedQueue<>();
+    private final MockWatchCloser watchCloser = new MockWatchCloser();
 
     /**
      * One recorded request.
@@ -159,9 +164,15 @@ public final class MockApiServer implements AutoCloseable {
         return crud.dispatch(request(HttpMethod.PATCH, path, KubeApi.MERGE_PATCH, mergePatch)).code();
     }
 
+    /** Destroys the server, then waits for the watch closes it handed off (fails if one is not done in 10 s). */
     @Override
     public void close() {
-        server.destroy();
+        try {
+            server.destroy();
+            watchCloser.awaitClosed(Duration.ofSeconds(10));
+        } finally {
+            watchCloser.close();
+        }
     }
 
     private static RecordedRequest request(HttpMethod method, String path, String contentType, String body) {
@@ -191,7 +202,7 @@ public final class MockApiServer implements AutoCloseable {
             if (fault != null && fault.loseResponse()) {
                 return status(500, "InternalError", "response lost (injected fault)");
             }
-            return response;
+            return watchCloser.wrap(response);
         }
 
         @Override
