@@ -22,7 +22,8 @@ Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpac
   --small        every row the targets need at small sizes (a quick look, not the record)
   --only         the parts to run (default: all)
   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
-  --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated
+  --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated; a comma not followed by '-'
+                 stays inside its option, e.g. -Xmx1g,-XX:StartFlightRecording=filename=/tmp/r.jfr,settings=profile
 Run it on a quiet machine: the JSON records the load average at the start and at the end.
 USAGE
     exit 0

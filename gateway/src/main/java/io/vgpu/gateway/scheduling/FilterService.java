@@ -132,9 +132,10 @@ public final class FilterService {
         // grows with containers x nodes, so a large one runs off the event loop
         PodSpec pod = call.pod;
         long pairs = (long) (pod.containers().size() + pod.initContainers().size()) * Math.max(1, call.requested);
+        NodeView own = previous.orElse(null);
+        // called once per requested node: no Optional or lambda per call
         return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, call.nodeNames,
-                        name -> previous.filter(p -> p.name().equals(name)).orElseGet(() -> state.node(name)),
-                        quotas))
+                        name -> own != null && own.name().equals(name) ? own : state.node(name), quotas))
                 .compose(decision -> reserveDecided(call, decision));
     }
 

@@ -457,8 +457,8 @@ public final class Benchmark {
                   --smoke        CI sizes: every part, tiny, about a second each
                   --small        every row the targets need at small sizes, a few minutes (not the record)
                   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
-                  --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated
-                                 (default %s)
+                  --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated (a comma
+                                 not followed by '-' stays inside its option) (default %s)
                   --out          benchmark.json (default loadtest/target/benchmark.json)
                   --markdown     the tables of docs/benchmarks.md
                 Every gateway replica and the bare endpoint run in JVMs of their own; this JVM only drives the load
@@ -490,7 +490,9 @@ public final class Benchmark {
                     case "--only" -> only = List.of(args[++i].split(","));
                     case "--filter-nodes" -> filterNodes = java.util.Arrays.stream(args[++i].split(","))
                             .map(Integer::valueOf).toList();
-                    case "--replica-jvm" -> replicaJvm = List.of(args[++i].trim().split(","));
+                    // split only at a comma before the next option's dash, so one option may hold commas
+                    // (-XX:StartFlightRecording=filename=f.jfr,settings=profile)
+                    case "--replica-jvm" -> replicaJvm = List.of(args[++i].trim().split(",(?=-)"));
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "\n" + USAGE);
                 }
             }

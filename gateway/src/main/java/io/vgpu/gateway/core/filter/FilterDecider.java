@@ -138,7 +138,7 @@ public final class FilterDecider {
     private FilterDecision rank(NodeScorer scorer, VerdictCache.Verdicts kept, List<String> nodeNames,
                                 Function<String, NodeView> nodes, int initCount, String nodePolicy) {
         Map<String, NodeRejection> failed = new LinkedHashMap<>();
-        List<Candidate> fits = new ArrayList<>();
+        List<Candidate> fits = new ArrayList<>(nodeNames.size());
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
         boolean pairScores = scorer.usesPairScores();
         for (String name : nodeNames) {

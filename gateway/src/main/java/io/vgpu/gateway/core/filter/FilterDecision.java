@@ -44,9 +44,9 @@ public sealed interface FilterDecision {
      */
     record Fits(List<Candidate> ranked, Map<String, NodeRejection> rejected) implements FilterDecision {
 
-        /** Copies; at least one candidate. */
+        /** Copies (a ranking is immutable already: copying would sort it whole); at least one candidate. */
         public Fits {
-            ranked = List.copyOf(ranked);
+            ranked = ranked instanceof Ranking.Ranked ? ranked : List.copyOf(ranked);
             rejected = Map.copyOf(rejected);
             if (ranked.isEmpty()) {
                 throw new IllegalArgumentException("Fits needs at least one candidate");

@@ -2,9 +2,11 @@ package io.vgpu.gateway.core.filter;
 
 import io.vgpu.gateway.core.score.NodeScore;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * HAMi's node ranking (spec §10.3): the fitting nodes sorted with {@link NodeScore#less}, stably (among equal scores
@@ -38,12 +40,7 @@ final class Ranking {
             }
             keys[i] = ((long) ordered(higherFirst ? -score : score) << 32) | i;
         }
-        Arrays.sort(keys);
-        List<Candidate> out = new ArrayList<>(n);
-        for (int i = n - 1; i >= 0; i--) {
-            out.add(fits.get((int) keys[i]));
-        }
-        return out;
+        return new Ranked(fits, keys);
     }
 
     /** The reference: HAMi's comparator as a stable list sort, reversed. */
@@ -62,5 +59,67 @@ final class Ranking {
     private static int ordered(float f) {
         int bits = Float.floatToIntBits(f + 0.0f); // -0.0 + 0.0 is +0.0
         return bits < 0 ? bits ^ 0x7fffffff : bits;
+    }
+
+    /**
+     * The candidates best first, by their keys (unique: the low half is the position). The filter reads only the
+     * first few (the node it reserves, and the next ones after a lost race): those are picked in one pass; the whole
+     * order (the FilteringSucceed event lists every fit) is sorted the first time a later position is read. Both
+     * come from the same keys, so they agree. Immutable; thread-safe (the event reads it on a worker).
+     */
+    static final class Ranked extends AbstractList<Candidate> implements RandomAccess {
+
+        /** Positions answered without the full sort: above the reservation attempts a filter makes. */
+        static final int HEAD = 8;
+
+        private final List<Candidate> fits;
+        private final long[] head;
+        private final long[] keys;
+        private boolean sorted;
+
+        private Ranked(List<Candidate> fits, long[] keys) {
+            this.fits = fits;
+            this.keys = keys;
+            this.head = largestFirst(keys, Math.min(HEAD, keys.length));
+        }
+
+        /** The {@code k} largest keys, largest first: one pass, each key inserted into a short sorted array. */
+        private static long[] largestFirst(long[] keys, int k) {
+            long[] top = new long[k];
+            int filled = 0;
+            for (long key : keys) {
+                if (filled == k && key <= top[k - 1]) {
+                    continue;
+                }
+                int at = filled < k ? filled++ : k - 1;
+                while (at > 0 && top[at - 1] < key) {
+                    top[at] = top[at - 1];
+                    at--;
+                }
+                top[at] = key;
+            }
+            return top;
+        }
+
+        @Override
+        public Candidate get(int index) {
+            if (index < head.length) {
+                return fits.get((int) head[index]);
+            }
+            return fits.get((int) sortedKeys()[keys.length - 1 - index]);
+        }
+
+        @Override
+        public int size() {
+            return keys.length;
+        }
+
+        private synchronized long[] sortedKeys() {
+            if (!sorted) {
+                Arrays.sort(keys);
+                sorted = true;
+            }
+            return keys;
+        }
     }
 }

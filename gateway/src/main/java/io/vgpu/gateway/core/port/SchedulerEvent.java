@@ -9,6 +9,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -65,18 +66,28 @@ public record SchedulerEvent(String reason, Type type, String message) {
      *                        lists them in its sort order, best last, so the list is printed reversed
      */
     public static SchedulerEvent filteringSucceeded(String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
-        List<ScoredNode> hamiOrder = new ArrayList<>(rankedBestFirst);
-        Collections.reverse(hamiOrder);
-        StringBuilder scores = new StringBuilder();
-        for (ScoredNode n : hamiOrder) {
-            if (scores.length() > 0) {
-                scores.append(',');
+        // one call per filter listing every fitting node (100 KB of text at 5,000 nodes): written into one builder
+        // sized up front, in HAMi's order (the list backwards) without copying the list
+        int fit = rankedBestFirst.size();
+        StringBuilder message = new StringBuilder(64 + chosen.length() + fit * 24).append("find fit node(")
+                .append(chosen).append("), ").append(requestedNodes - fit).append(" nodes not fit, ").append(fit)
+                .append(" nodes fit(");
+        // equal scores sit side by side in a sorted list: one score text serves the whole run of them
+        String scoreText = null;
+        int scoreBits = 0;
+        for (ListIterator<ScoredNode> it = rankedBestFirst.listIterator(fit); it.hasPrevious(); ) {
+            ScoredNode n = it.previous();
+            int bits = Float.floatToRawIntBits(n.score());
+            if (scoreText == null || bits != scoreBits) {
+                scoreText = twoDecimals(n.score());
+                scoreBits = bits;
             }
-            scores.append(n.node()).append(':').append(twoDecimals(n.score()));
+            if (it.nextIndex() < fit - 1) {
+                message.append(',');
+            }
+            message.append(n.node()).append(':').append(scoreText);
         }
-        String message = "find fit node(" + chosen + "), " + (requestedNodes - hamiOrder.size()) + " nodes not fit, "
-                + hamiOrder.size() + " nodes fit(" + scores + ")";
-        return new SchedulerEvent(FILTERING_SUCCEED, Type.Normal, message);
+        return new SchedulerEvent(FILTERING_SUCCEED, Type.Normal, message.append(')').toString());
     }
 
     /**

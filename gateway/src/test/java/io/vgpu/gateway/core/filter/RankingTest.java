@@ -37,6 +37,29 @@ class RankingTest {
     }
 
     @Test
+    void readFromAnyPositionFirstTheRankingIsTheComparatorsOrder() {
+        // the first positions come from one pass, the rest from a sort made when first read: read the last ones
+        // first, then the first, then all, over lists longer than the head and with many ties
+        Random rnd = new Random(7);
+        for (int round = 0; round < 500; round++) {
+            int n = 1 + rnd.nextInt(3 * Ranking.Ranked.HEAD);
+            List<Candidate> fits = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                fits.add(candidate("n" + i, rnd.nextBoolean() ? rnd.nextInt(4) : rnd.nextFloat() * 30f));
+            }
+            List<Candidate> expected = Ranking.byComparator(fits, "binpack");
+            List<Candidate> ranked = Ranking.bestFirst(fits, "binpack");
+            boolean lastFirst = rnd.nextBoolean();
+            for (int k = 0; k < n; k++) {
+                int i = lastFirst ? n - 1 - k : k;
+                assertThat(ranked.get(i)).as("round %d position %d of %d", round, i, n).isSameAs(expected.get(i));
+            }
+            assertSameOrder(ranked, expected);
+            assertThat(new FilterDecision.Fits(ranked, java.util.Map.of()).ranked()).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
     void tiesGoToTheLaterNodeAndSignedZerosTie() {
         List<Candidate> fits = List.of(candidate("a", 0.0f), candidate("b", -0.0f), candidate("c", 1f),
                 candidate("d", 1f));

@@ -28,6 +28,23 @@ class SchedulerEventTest {
                 "find fit node(n3), 2 nodes not fit, 3 nodes fit(n2:0.00,n1:3.00,n3:9.50)"));
     }
 
+    @Test
+    void filteringSucceededPrintsEachScoreOfARunOfEqualScoresAndEveryChangeBetweenThem() {
+        // the message reuses one score text along a run of equal scores: every change of score must show
+        SchedulerEvent e = SchedulerEvent.filteringSucceeded("a", 7, List.of(new ScoredNode("a", 2.5f),
+                new ScoredNode("b", 2.5f), new ScoredNode("c", 1f), new ScoredNode("d", 1f), new ScoredNode("e", 0f),
+                new ScoredNode("f", -0f), new ScoredNode("g", -0.5f)));
+
+        assertThat(e.message()).isEqualTo("find fit node(a), 0 nodes not fit, 7 nodes fit(g:-0.50,f:0.00,e:0.00,"
+                + "d:1.00,c:1.00,b:2.50,a:2.50)");
+    }
+
+    @Test
+    void filteringSucceededWithOneFitListsIt() {
+        assertThat(SchedulerEvent.filteringSucceeded("only", 1, List.of(new ScoredNode("only", 4f))).message())
+                .isEqualTo("find fit node(only), 0 nodes not fit, 1 nodes fit(only:4.00)");
+    }
+
     static Stream<Arguments> scores() {
         return Stream.of(
                 arguments(0.125f, "0.12"),   // exact binary tie: Go rounds half to even
