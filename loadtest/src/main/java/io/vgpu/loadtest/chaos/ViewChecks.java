@@ -103,6 +103,9 @@ final class ViewChecks {
         for (JsonNode node : view.path("nodes")) {
             String name = node.path("name").asText();
             boolean owned = node.path("owned").asBoolean();
+            if (owned && ready) {
+                chargedOnce.owner(replica.name() + "#" + replica.incarnations(), stale, name, now);
+            }
             List<List<DeviceGrant>> live = new ArrayList<>();
             for (JsonNode charge : node.path("charges")) {
                 charge(replica, name, owned, stale, charge, now, live);
