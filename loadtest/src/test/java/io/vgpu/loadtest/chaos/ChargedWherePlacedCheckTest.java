@@ -41,6 +41,7 @@ class ChargedWherePlacedCheckTest {
     @Test
     void aChargedPodIsNoViolation() {
         placed();
+        round("replica-0#1", false, PLACED_AT, true);
         round("replica-0#1", false, PLACED_AT + 60_000, true);
         assertThat(violations.all()).isEmpty();
     }
@@ -77,6 +78,7 @@ class ChargedWherePlacedCheckTest {
         assertThat(violations.all()).as("no owner dumped the node").isEmpty();
 
         pod.endingAtMillis = PLACED_AT + 20_000;
+        round("replica-0#1", false, PLACED_AT, false);
         round("replica-0#1", false, PLACED_AT + 60_000, false);
         assertThat(violations.all()).isEmpty();
     }
