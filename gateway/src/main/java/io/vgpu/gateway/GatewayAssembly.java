@@ -48,6 +48,7 @@ import io.vgpu.gateway.kube.KubeNodeLock;
 import io.vgpu.gateway.kube.KubePodWriter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.IngestRepair;
 import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
@@ -81,8 +82,6 @@ public final class GatewayAssembly {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
     private static final long SWEEP_EVERY_MILLIS = 2_000;
-    private static final long HANDSHAKE_EVERY_MILLIS = 15_000;
-    private static final long REPAIR_EVERY_MILLIS = 30_000;
 
     private GatewayAssembly() {
     }
@@ -220,12 +219,9 @@ public final class GatewayAssembly {
                         config.nvidia().effectiveMemoryFactor())));
         KubeInformers informers = new KubeInformers(client, new InformerConfig(config.schedulerNames(),
                 config.nodeLabelSelector(), config.nvidia().resourceCountName(), true), listeners, feeds.informers());
-        // keys this replica now owns (migration, promotion, lost partition): re-ingest them from the caches
-        state.onResync(keys -> ingest.resync(keys, informers).whenComplete((v, e) -> {
-            if (e != null) {
-                LOG.warn("resync failed: {}", e.toString());
-            }
-        }));
+        // keys this replica now owns (migration, promotion, lost partition), and periodically every owned key and
+        // node: re-ingested from the caches (the nets every ingesting process starts: IngestRepair)
+        IngestRepair repair = IngestRepair.start(vertx, state, ingest, informers, listeners);
 
         FilterDecider decider = new FilterDecider(new FilterConfig(config.nvidia(), config.nodeSchedulerPolicy(),
                 config.gpuSchedulerPolicy()));
@@ -248,8 +244,8 @@ public final class GatewayAssembly {
                 LOG.error("informers did not start: {}", e.toString());
             } else {
                 LOG.info("informers synced");
-                // keys this member got while it joined, before its resync listener was registered
-                ingest.resync(state::ownsNode, informers);
+                // keys this member got while it joined, before the caches held anything to resync from
+                repair.listed();
             }
         });
         state.ready().thenCompose(v -> draView.start()).whenComplete((v, e) -> {
@@ -264,12 +260,6 @@ public final class GatewayAssembly {
                 locks.sweep(state::ownsNode);
             }
         });
-        long handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
-                id -> informers.nodes().forEach(n -> listeners.nodeUpserted(n)));
-        // a safety net for changes lost in flight (owner changes are resynced at once already): a full resync of the
-        // owned keys costs nothing when the state matches the caches
-        long vanished = vertx.setPeriodic(REPAIR_EVERY_MILLIS,
-                id -> ingest.resync(state::ownsNode, informers));
 
         // the webhook's DRA path: card sizes of both modes (registered nodes, published slices) and the quota tickets
         DraWiring dra = DraWiring.start(vertx, client, api, informers::nodes, draView::cardMemorySizes,
@@ -281,8 +271,7 @@ public final class GatewayAssembly {
         Runnable closer = () -> {
             prometheus.unregister(hami);
             vertx.cancelTimer(sweeper);
-            vertx.cancelTimer(handshakes);
-            vertx.cancelTimer(vanished);
+            repair.close();
             dra.close();
             debugState.close();
             informers.close();

@@ -28,6 +28,7 @@ import io.vgpu.gateway.http.GatewayVertx;
 import io.vgpu.gateway.http.InFlightLimiter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
+import io.vgpu.gateway.scheduling.IngestRepair;
 import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
 import io.vgpu.gateway.scheduling.StateIngest;
@@ -47,8 +48,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One gateway replica wired like {@code serve} (the same services, handlers, verticle, in-flight bounds, metrics and
- * an embedded Hazelcast member with the production partition count), except that its Kubernetes ports are the
+ * One gateway replica wired like {@code serve} (the same services, ingest and its repair nets ({@link IngestRepair}),
+ * handlers, verticle, in-flight bounds, metrics and an embedded Hazelcast member with the production partition count),
+ * except that its Kubernetes ports are the
  * {@link FastApiSink} instead of fabric8: {@code /webhook}, {@code /filter} and {@code /bind} on a free loopback
  * port, plain HTTP, on a Vert.x instance of its own with one verticle instance per core, as {@code serve} deploys.
  * The benchmark runs each replica in a JVM of its own ({@link ReplicaMain}).
@@ -100,8 +102,14 @@ final class BenchReplica implements AutoCloseable {
             SchedulingConfig scheduling = new SchedulingConfig(reservationTtl, d.reserveAttempts(), d.nodeLockTimeout(),
                     d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());
             NodeLocks locks = new NodeLocks(vertx, state, sink, scheduling, clock, metrics::lockWait);
-            sink.subscribe(ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                    new StateIngest(state, NodeHealth.ALWAYS, sink, locks))));
+            StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, sink, locks);
+            ClusterEvents listeners = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
+                    ingest));
+            // the nets serve starts: without them an event that fell between two owners while the replicas joined
+            // stayed unapplied for good (the fanout-p100 and 3-replica heap stalls of 2026-12-02)
+            IngestRepair repair = IngestRepair.start(vertx, state, ingest, sink, listeners);
+            sink.subscribe(listeners);
+            repair.listed();
             EventSink events = EventSink.NONE;
             FilterDecider decider = new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
                     config.gpuSchedulerPolicy()));

@@ -44,15 +44,19 @@ final class ChargedOnce {
     private final Set<String> replicas = new HashSet<>();
     private boolean roundStale;
     private long roundNow;
+    /** The other side of the same sightings: a placed pod is charged where it was placed. */
+    private final ChargedWherePlaced wherePlaced;
 
     ChargedOnce(ChaosSettings settings, Map<String, PodRecord> pods, Violations violations) {
         this.settings = settings;
         this.pods = pods;
         this.violations = violations;
+        this.wherePlaced = new ChargedWherePlaced(settings, pods, violations);
     }
 
     /** Before a round of dumps. */
     void begin() {
+        wherePlaced.begin();
         round.clear();
         replicas.clear();
         roundStale = false;
@@ -66,8 +70,17 @@ final class ChargedOnce {
         roundNow = Math.max(roundNow, now);
     }
 
+    /**
+     * {@code node} is in the dump of its owner {@code replica} (named with its incarnation: a restarted replica is a new
+     * owner), ready, taken at {@code now} ({@link ChargedWherePlaced}).
+     */
+    void owner(String replica, boolean stale, String node, long now) {
+        wherePlaced.owner(replica, stale, node, now);
+    }
+
     /** A Bound charge of pod {@code uid}/{@code name} on {@code node} in {@code replica}'s dump taken at {@code now}. */
     void bound(String replica, boolean stale, String uid, String name, String node, long now) {
+        wherePlaced.bound(uid, node);
         round.computeIfAbsent(uid + " " + name, p -> new TreeMap<>()).put(node, new Sighting(replica, stale, now));
     }
 
@@ -81,6 +94,7 @@ final class ChargedOnce {
         if (replicas.isEmpty()) {
             return;
         }
+        wherePlaced.end();
         String dumps = String.join("+", new TreeSet<>(replicas));
         round.forEach((pod, nodes) -> check(pod, nodes, dumps, quiet));
         twiceSince.keySet().retainAll(round.keySet());

@@ -33,7 +33,8 @@ import java.util.Set;
  *   <li><b>node lock</b>: every Binding was made while the node lock named its pod, and the device plugin found it
  *       so;</li>
  *   <li><b>charged once</b>: a pod is Bound on one node at most, the one it was bound to, on the union of a round's
- *       owner dumps ({@link ChargedOnce});</li>
+ *       owner dumps ({@link ChargedOnce}); and a pod placed and not being ended is charged on its node in the node's
+ *       owner's dump past one ingest and the slack ({@link ChargedWherePlaced}, "uncharged");</li>
  *   <li><b>locks</b>: no node lock (the annotation, or a view's shared-state lock) stays held by a pod that no
  *       longer binds past its bound ({@link LockChecks});</li>
  *   <li><b>reservations</b>: every reservation ends bound or expired: no deadline beyond the TTL, no expired one

@@ -30,6 +30,11 @@ final class PodRecord {
     volatile boolean bindFailed;
     /** Check the API before filtering again: an earlier bind may have landed although its answer was lost. */
     volatile boolean verifyBeforeFilter;
+    /**
+     * When the driver began to end the pod (0 before): set before it is marked {@code Succeeded}/{@code Failed} or
+     * deleted, so from then on its charge may go.
+     */
+    volatile long endingAtMillis;
     /** When the driver deleted the pod (0 while it exists). */
     volatile long deletedAtMillis;
     volatile int attempts;

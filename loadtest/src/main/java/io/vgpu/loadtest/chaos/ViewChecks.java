@@ -103,6 +103,9 @@ final class ViewChecks {
         for (JsonNode node : view.path("nodes")) {
             String name = node.path("name").asText();
             boolean owned = node.path("owned").asBoolean();
+            if (owned && ready) {
+                chargedOnce.owner(replica.name() + "#" + replica.incarnations(), stale, name, now);
+            }
             List<List<DeviceGrant>> live = new ArrayList<>();
             List<List<DeviceGrant>> all = new ArrayList<>();
             List<List<DeviceGrant>> excused = new ArrayList<>();

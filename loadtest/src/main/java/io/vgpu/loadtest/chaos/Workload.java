@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The load: pods created through {@code /webhook}, several kube-schedulers ({@code /filter} then {@code /bind},
  * each call to a random replica, aimed at few nodes), the HAMi device plugin after each bind (checks that the node
  * lock names the pod, sets {@code bind-phase=success}, removes the lock), and churn (pods run briefly, then some end
- * {@code Succeeded} and all are deleted), keeping at most {@link ChaosSettings#livePods()} pods alive.
+ * {@code Succeeded} and all are deleted; every 40th pod of the first third runs 120 s, across a restart of every
+ * replica), keeping at most {@link ChaosSettings#livePods()} pods alive.
  *
  * <p>Like kube-scheduler, a scheduler worker re-queues a pod after no fit or an error with a back-off, and after a
  * failed bind it checks the API first, since the bind may have landed although its answer was lost with a dying
@@ -62,6 +63,9 @@ final class Workload {
     private static final int KUBELETS = 4;
     private static final long EVENT_TTL_MILLIS = 10_000;
     private static final long ALL_DOWN_PAUSE_MILLIS = 500;
+    /** Every this-many-th pod of the first third runs {@link #LONG_RUN} ({@link #runMillis}). */
+    private static final int LONG_RUN_EVERY = 40;
+    private static final Duration LONG_RUN = Duration.ofSeconds(120);
 
     private final ChaosCluster cluster;
     private final ChaosSettings settings;
@@ -416,7 +420,7 @@ final class Workload {
                 } else if (p.phase == PodRecord.Phase.BOUND) {
                     allocate(p, due.tries);
                     if (p.phase == PodRecord.Phase.RUNNING) {
-                        kubelet.add(new Due(p, 200 + random.nextInt(1_000)));
+                        kubelet.add(new Due(p, runMillis(p, random)));
                     }
                 } else if (p.phase == PodRecord.Phase.RUNNING) {
                     complete(p, random);
@@ -450,6 +454,7 @@ final class Workload {
             stats.allocateWithoutLock.increment();
             violations.add("unlocked-bind", p.uid(), "device plugin on " + p.node + ": the node lock " + lock
                     + " does not name " + p.name + ", bound there (HAMi's Allocate fails such a pod)");
+            p.endingAtMillis = System.currentTimeMillis();
             patchPod(p, "{\"metadata\":{\"annotations\":{\"hami.io/bind-phase\":\"failed\"}},"
                     + "\"status\":{\"phase\":\"Failed\"}}");
             p.phase = PodRecord.Phase.RUNNING;
@@ -463,7 +468,22 @@ final class Workload {
         p.phase = PodRecord.Phase.RUNNING;
     }
 
+    /**
+     * How long a pod runs: 0.2–1.2 s, except every {@value #LONG_RUN_EVERY}th of the first third of the pods, which
+     * runs {@link #LONG_RUN}: long enough to outlive a restart of every replica, so that the rebuilt state must
+     * charge it again from the API server (the "uncharged" invariant; a brief pod is gone before the replicas are
+     * back). Only the first third, so that they end long before the last pod.
+     */
+    private long runMillis(PodRecord p, SplittableRandom random) {
+        int index = p.name.startsWith("p-") ? Integer.parseInt(p.name.substring(2)) : 0;
+        if (index < settings.pods() / 3 && index % LONG_RUN_EVERY == LONG_RUN_EVERY - 1) {
+            return LONG_RUN.toMillis();
+        }
+        return 200 + random.nextInt(1_000);
+    }
+
     private void complete(PodRecord p, SplittableRandom random) {
+        p.endingAtMillis = System.currentTimeMillis();
         if (random.nextInt(10) < 3) {
             patchPod(p, "{\"status\":{\"phase\":\"Succeeded\"}}");
         }

@@ -1,0 +1,95 @@
+package io.vgpu.gateway.scheduling;
+
+import io.vertx.core.Vertx;
+import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.ClusterEvents;
+import io.vgpu.state.model.ClusterState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * What keeps the shared state equal to the informer caches whatever moved meanwhile (DESIGN.md §3 "Ingest once"). A
+ * replica ingests an event only for the node keys it owns, so an event that arrives while its key changes owner
+ * (both members answer "not mine"), or one lost with a dead owner, is applied by nobody. Three nets catch it:
+ * <pre>
+ *   the store says keys moved here (migration, promotion, lost partition) ──► resync those keys from the caches
+ *   the informers have listed ({@link #listed}) ───────────────────────────► resync every owned key
+ *   every {@value #REPAIR_EVERY_MILLIS} ms ─────────────────────────────────► resync every owned key
+ *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node upserted again
+ * </pre>
+ * A resync writes nothing while the state matches the caches. Every process that ingests (the gateway's
+ * composition root, the benchmark's replicas) starts exactly this: a replica wired without it keeps a pod whose event
+ * fell between two owners uncharged for good (the benchmark's stall of 2026-12-02, docs/benchmarks.md).
+ */
+public final class IngestRepair implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestRepair.class);
+
+    /** Every cached node upserted again: handshake expiry and registrations lost in flight. */
+    public static final long HANDSHAKE_EVERY_MILLIS = 15_000;
+    /** A full resync of the owned keys: changes lost in flight (owner changes are resynced at once already). */
+    public static final long REPAIR_EVERY_MILLIS = 30_000;
+
+    private final Vertx vertx;
+    private final ClusterState state;
+    private final StateIngest ingest;
+    private final ClusterCache cache;
+    private final long handshakes;
+    private final long repairs;
+
+    private IngestRepair(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
+                         ClusterEvents listeners) {
+        this.vertx = vertx;
+        this.state = state;
+        this.ingest = ingest;
+        this.cache = cache;
+        state.onResync(keys -> logged("resync of moved keys", ingest.resync(keys, cache)));
+        this.handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
+                id -> cache.nodes().forEach(listeners::nodeUpserted));
+        this.repairs = vertx.setPeriodic(REPAIR_EVERY_MILLIS, id -> resyncOwned());
+    }
+
+    /**
+     * Starts the nets for one replica. Call it before the informers start, so that no key moves here unseen.
+     *
+     * @param vertx     runs the periodic nets (on an event loop: both only submit work)
+     * @param state     the shared state (its resync trigger, its ownership)
+     * @param ingest    the replica's ingest
+     * @param cache     the informer caches it resyncs from
+     * @param listeners every informer listener of the replica ({@code ingest} among them): the periodic node upsert
+     *                  goes to all of them, as an informer resync would
+     */
+    public static IngestRepair start(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
+                                     ClusterEvents listeners) {
+        return new IngestRepair(vertx, state, ingest, cache, listeners);
+    }
+
+    /**
+     * The informers have listed: resyncs every key owned now (keys this member got while it joined, before the
+     * caches held anything to resync from). Returns at once; the stage completes when the resync is stored.
+     */
+    public CompletionStage<Void> listed() {
+        return resyncOwned();
+    }
+
+    private CompletionStage<Void> resyncOwned() {
+        return logged("resync of owned keys", ingest.resync(state::ownsNode, cache));
+    }
+
+    private static CompletionStage<Void> logged(String what, CompletionStage<Void> stage) {
+        return stage.whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("{} failed: {}", what, e.toString());
+            }
+        });
+    }
+
+    /** Stops the periodic nets (the store's resync trigger goes with the store). */
+    @Override
+    public void close() {
+        vertx.cancelTimer(handshakes);
+        vertx.cancelTimer(repairs);
+    }
+}
