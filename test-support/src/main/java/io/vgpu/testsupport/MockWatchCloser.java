@@ -14,7 +14,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Takes the close of a watch off the event loop of fabric8's mock API server, so that a watch closed while the mock
@@ -38,6 +40,21 @@ public final class MockWatchCloser implements AutoCloseable {
         return thread;
     });
     private final Set<CompletableFuture<Void>> pending = ConcurrentHashMap.newKeySet();
+    private final Consumer<WebSocketListener> beforeClose;
+
+    /** Closes watches off the loop, as the mock would close them otherwise. */
+    public MockWatchCloser() {
+        this(listener -> { });
+    }
+
+    /**
+     * @param beforeClose told the mock's own listener of a watch that closes or fails, on the mock's event loop,
+     *                    before its close is handed off (e.g. to take the watch out of a set of open watches at once,
+     *                    so that nothing more is sent to it while it shuts down)
+     */
+    public MockWatchCloser(Consumer<WebSocketListener> beforeClose) {
+        this.beforeClose = beforeClose;
+    }
 
     /** Returns {@code response}, its WebSocket listener (a watch), if any, replaced by one that closes off the loop. */
     public MockResponse wrap(MockResponse response) {
@@ -78,8 +95,15 @@ public final class MockWatchCloser implements AutoCloseable {
         closer.shutdownNow();
     }
 
-    private void offLoop(Runnable close) {
-        CompletableFuture<Void> done = CompletableFuture.runAsync(close, closer);
+    private void offLoop(WebSocketListener listener, Runnable close) {
+        beforeClose.accept(listener);
+        CompletableFuture<Void> done;
+        try {
+            done = CompletableFuture.runAsync(close, closer);
+        } catch (RejectedExecutionException e) {
+            close.run(); // closed already (the server is going away): as the mock would have
+            return;
+        }
         pending.add(done);
         done.whenComplete((v, e) -> {
             if (e == null) {
@@ -134,12 +158,12 @@ public final class MockWatchCloser implements AutoCloseable {
 
         @Override
         public void onClosed(WebSocket webSocket, int code, String reason) {
-            offLoop(() -> delegate.onClosed(webSocket, code, reason));
+            offLoop(delegate, () -> delegate.onClosed(webSocket, code, reason));
         }
 
         @Override
         public void onFailure(WebSocket webSocket, Throwable failure, Response response) {
-            offLoop(() -> delegate.onFailure(webSocket, failure, response));
+            offLoop(delegate, () -> delegate.onFailure(webSocket, failure, response));
         }
     }
 }

@@ -5,13 +5,10 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.Response;
-import io.fabric8.mockwebserver.http.WebSocket;
-import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.vgpu.gateway.testing.SchedulerNameFields;
+import io.vgpu.testsupport.MockWatchCloser;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -21,9 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,11 +41,8 @@ final class WatchReplay {
     private final Set<Object> watches;
     private final ConcurrentLinkedDeque<Tombstone> deleted = new ConcurrentLinkedDeque<>();
     private final Object watchOpening = new Object();
-    private final ExecutorService closer = Executors.newCachedThreadPool(task -> {
-        Thread t = new Thread(task, "chaos-api-watch-close");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Watches close off the mock's loop; one that closes leaves the open watches at once (nothing more is sent). */
+    private final MockWatchCloser closer;
 
     private record Tombstone(long atNanos, String json, AttributeSet attributes) {
     }
@@ -67,6 +58,7 @@ final class WatchReplay {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot reach the CRUD mock's watches (fabric8 changed?)", e);
         }
+        this.closer = new MockWatchCloser(watches::remove);
     }
 
     /** A pod DELETE: applied by the mock, remembered when it removed something. */
@@ -117,86 +109,11 @@ final class WatchReplay {
      * callbacks on a thread of their own instead.
      */
     MockResponse offloadClose(MockResponse response) {
-        WebSocketListener inner = response.getWebSocketListener();
-        if (inner != null) {
-            response.withWebSocketUpgrade(new OffloadedClose(inner, closer, watches));
-        }
-        return response;
+        return closer.wrap(response);
     }
 
     void close() {
-        closer.shutdownNow();
-    }
-
-    /**
-     * Delegates to the mock's listener; closing and failure callbacks run on {@code closer}, after the watch has
-     * left the set of open watches (on the event loop, as the mock would have), so that no event is sent to it
-     * while it shuts down.
-     */
-    private static final class OffloadedClose extends WebSocketListener {
-        private final WebSocketListener inner;
-        private final ExecutorService closer;
-        private final Set<Object> watches;
-
-        OffloadedClose(WebSocketListener inner, ExecutorService closer, Set<Object> watches) {
-            this.inner = inner;
-            this.closer = closer;
-            this.watches = watches;
-        }
-
-        @Override
-        public void onBeforeAccept(WebSocket webSocket, Response response) {
-            inner.onBeforeAccept(webSocket, response);
-        }
-
-        @Override
-        public void onOpen(WebSocket webSocket, Response response) {
-            inner.onOpen(webSocket, response);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, String text) {
-            inner.onMessage(webSocket, text);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, ByteString bytes) {
-            inner.onMessage(webSocket, bytes);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, byte[] bytes) {
-            inner.onMessage(webSocket, bytes);
-        }
-
-        @Override
-        public void onPing(WebSocket webSocket, byte[] bytes) {
-            inner.onPing(webSocket, bytes);
-        }
-
-        @Override
-        public void onClosing(WebSocket webSocket, int code, String reason) {
-            later(() -> inner.onClosing(webSocket, code, reason));
-        }
-
-        @Override
-        public void onClosed(WebSocket webSocket, int code, String reason) {
-            later(() -> inner.onClosed(webSocket, code, reason));
-        }
-
-        @Override
-        public void onFailure(WebSocket webSocket, Throwable failure, Response response) {
-            later(() -> inner.onFailure(webSocket, failure, response));
-        }
-
-        private void later(Runnable callback) {
-            watches.remove(inner);
-            try {
-                closer.execute(callback);
-            } catch (RejectedExecutionException e) {
-                callback.run();
-            }
-        }
+        closer.close();
     }
 
     private static boolean matches(Object listener, AttributeSet attributes) {
