@@ -179,13 +179,18 @@ public final class StateIngest implements ClusterEvents {
                 nodes.put(n.name(), n);
             }
         });
-        List<CompletableFuture<?>> charged = new ArrayList<>();
+        // grouped by node: one read of each node for all its cached pods (at 100 pods per node, a read per pod moved
+        // 100 full node values per node through Hazelcast on every resync), and the key test once per node
+        Map<String, Boolean> selected = new HashMap<>();
+        Map<String, List<ObservedPod>> chargedThere = new HashMap<>();
         for (ObservedPod pod : cache.pods()) {
             String node = Recorded.chargedNode(pod.spec());
-            if (node != null && keys.test(node)) {
-                charged.add(settled(reingest(pod, node)));
+            if (node != null && selected.computeIfAbsent(node, keys::test)) {
+                chargedThere.computeIfAbsent(node, n -> new ArrayList<>()).add(pod);
             }
         }
+        List<CompletableFuture<?>> charged = new ArrayList<>();
+        chargedThere.forEach((node, cached) -> charged.add(settled(reingest(node, cached))));
         charged.add(settled(releaseVanished(keys, cache)));
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
                 .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
@@ -220,17 +225,24 @@ public final class StateIngest implements ClusterEvents {
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
 
-    /**
-     * Re-ingests one cached pod of a moved key. A bound pod whose charge is missing or differs is first read live:
-     * the cache may lag (a slow watch), and charging a pod that is gone already would leave a charge nobody
-     * releases; a charge that matches the cache needs nothing.
-     */
-    private CompletionStage<?> reingest(ObservedPod cached, String node) {
+    /** Re-ingests the cached pods charged on one moved key, against one read of the key. */
+    private CompletionStage<?> reingest(String node, List<ObservedPod> cached) {
         // read at the owner (this replica): a key just taken over may not be in the owned copy yet
-        return state.readNode(node).thenCompose(current -> reingest(cached, node,
-                current.map(s -> s.charge(cached.spec().uid())).orElse(null)));
+        return state.readNode(node).thenCompose(current -> {
+            List<CompletableFuture<?>> each = new ArrayList<>(cached.size());
+            for (ObservedPod pod : cached) {
+                PodCharge charge = current.map(s -> s.charge(pod.spec().uid())).orElse(null);
+                each.add(settled(reingest(pod, node, charge)));
+            }
+            return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+        });
     }
 
+    /**
+     * Re-ingests one cached pod of a moved key, given its charge there. A bound pod whose charge is missing or differs
+     * is first read live: the cache may lag (a slow watch), and charging a pod that is gone already would leave a
+     * charge nobody releases; a charge that matches the cache needs nothing.
+     */
     private CompletionStage<?> reingest(ObservedPod cached, String node, PodCharge charge) {
         PodAllocation allocation = Recorded.allocation(cached.spec());
         boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());

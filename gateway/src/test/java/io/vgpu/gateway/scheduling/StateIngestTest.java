@@ -33,6 +33,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -139,6 +140,26 @@ class StateIngestTest {
             assertThat(state.nodeState("n1").charge("uid-p1")).isInstanceOf(PodCharge.Bound.class);
             assertThat(calls).containsSubsequence("observeBound", "observeBound", "registerNode");
             assertThat(calls.lastIndexOf("observeBound")).isLessThan(calls.indexOf("registerNode"));
+        });
+    }
+
+    @Test
+    void aResyncReadsEachNodeOnceForAllItsCachedPods(VertxTestContext ctx) {
+        // at 100 pods per node, a read per pod moved 100 full node values per node through the store on every resync
+        List<String> calls = new CopyOnWriteArrayList<>();
+        List<ObservedPod> pods = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            pods.add(boundPod("p" + i, "n1"));
+        }
+        ListedCache cache = new ListedCache(List.of(registered("n1")), pods);
+        ClusterState recording = recording(state, calls);
+        StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS,
+                new Writes(Set.of(), cache.pods().stream().toList()), LockFixtures.observing(recording, CLOCK));
+
+        finish(ctx, step(recorded.resync("n1"::equals, cache)), done -> {
+            assertThat(state.nodeState("n1").charges()).hasSize(40);
+            // one read to re-ingest the pods, one to look for charges no pod accounts for
+            assertThat(calls.stream().filter("readNode"::equals)).hasSize(2);
         });
     }
 
