@@ -58,6 +58,8 @@ import java.util.concurrent.TimeUnit;
 final class BenchReplica implements AutoCloseable {
 
     private static final long SWEEP_EVERY_MILLIS = 2_000;
+    /** How long a replica waits for its views to load: the driver's own READY wait ({@code Deployment}). */
+    private static final long STATE_READY_MINUTES = 6;
 
     private final Vertx vertx;
     private final HazelcastClusterState state;
@@ -133,7 +135,9 @@ final class BenchReplica implements AutoCloseable {
             }, new DeploymentOptions().setInstances(Runtime.getRuntime().availableProcessors()))
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
-            state.ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            // as long as the driver waits for READY (Deployment): a member that joins while its peers ingest 50,000
+            // placed pods and partitions migrate took more than 30 s to load its views on a loaded 2-core machine
+            state.ready().toCompletableFuture().get(STATE_READY_MINUTES, TimeUnit.MINUTES);
             return new BenchReplica(vertx, state, deployed.get(0).actualPort());
         } catch (Exception | Error e) {
             vertx.close();
