@@ -1,6 +1,9 @@
 package io.vgpu.gateway.scheduling;
 
-/** Where the wait for a lock is recorded: its end ({@code acquired}, {@code timeout}, {@code failed}), its length. */
+/**
+ * Where the wait for a lock is recorded: its end ({@code acquired}, {@code timeout}, {@code failed}), its length, and
+ * each try that found the lock held by another pod.
+ */
 @FunctionalInterface
 public interface LockWaits {
     /** Records nothing. */
@@ -8,4 +11,8 @@ public interface LockWaits {
 
     /** One bind's wait for its node's lock ended with {@code outcome} after {@code nanos}. */
     void record(String outcome, long nanos);
+
+    /** One try found the node's lock held by another pod; the bind waits and tries again. */
+    default void contended() {
+    }
 }

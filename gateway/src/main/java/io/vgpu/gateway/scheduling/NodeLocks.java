@@ -137,6 +137,7 @@ public final class NodeLocks {
             if (decided != null) {
                 return Future.succeededFuture(decided);
             }
+            waits.contended();
             if (clock.millis() < deadline) {
                 return vertx.timer(config.lockRetryEvery().toMillis(), TimeUnit.MILLISECONDS)
                         .compose(t -> waitFor(node, deadline, attempt));

@@ -35,6 +35,7 @@ import io.vgpu.gateway.scheduling.StateIngest;
 import io.vgpu.gateway.webhook.WebhookHandler;
 import io.vgpu.gateway.webhook.WebhookService;
 import com.hazelcast.config.Config;
+import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
@@ -65,10 +66,13 @@ final class BenchReplica implements AutoCloseable {
     private final HazelcastClusterState state;
     private final int port;
 
-    private BenchReplica(Vertx vertx, HazelcastClusterState state, int port) {
+    private final HopTimes hops;
+
+    private BenchReplica(Vertx vertx, HazelcastClusterState state, int port, HopTimes hops) {
         this.vertx = vertx;
         this.state = state;
         this.port = port;
+        this.hops = hops;
     }
 
     /**
@@ -103,7 +107,11 @@ final class BenchReplica implements AutoCloseable {
             SchedulingConfig d = SchedulingConfig.DEFAULTS;
             SchedulingConfig scheduling = new SchedulingConfig(reservationTtl, d.reserveAttempts(), d.nodeLockTimeout(),
                     d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());
-            NodeLocks locks = new NodeLocks(vertx, state, sink, scheduling, clock, metrics::lockWait);
+            // the services call the shared state and the API through the hop probe (HopTimes); ingest does not
+            HopTimes hops = new HopTimes(metrics::lockWait);
+            ClusterState timedState = hops.timed(ClusterState.class, state, "state");
+            ApiStandIn api = hops.timed(ApiStandIn.class, sink, "api");
+            NodeLocks locks = new NodeLocks(vertx, timedState, api, scheduling, clock, hops);
             StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, sink, locks);
             ClusterEvents listeners = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
                     ingest));
@@ -115,8 +123,8 @@ final class BenchReplica implements AutoCloseable {
             EventSink events = EventSink.NONE;
             FilterDecider decider = new FilterDecider(new FilterConfig(nvidia, config.nodeSchedulerPolicy(),
                     config.gpuSchedulerPolicy()));
-            FilterService filter = new FilterService(decider, state, quotas, sink, events, scheduling, clock);
-            BindService bind = new BindService(sink, state, locks, sink, events, new RequestDeriver(nvidia),
+            FilterService filter = new FilterService(decider, timedState, quotas, api, events, scheduling, clock);
+            BindService bind = new BindService(api, timedState, locks, api, events, new RequestDeriver(nvidia),
                     scheduling, clock);
             List<ApiRoute> routes = new ArrayList<>();
             WebhookHandler webhook = new WebhookHandler(new WebhookService(new WebhookDecider(config.webhookConfig()),
@@ -138,7 +146,7 @@ final class BenchReplica implements AutoCloseable {
             // as long as the driver waits for READY (Deployment): a member that joins while its peers ingest 50,000
             // placed pods and partitions migrate took more than 30 s to load its views on a loaded 2-core machine
             state.ready().toCompletableFuture().get(STATE_READY_MINUTES, TimeUnit.MINUTES);
-            return new BenchReplica(vertx, state, deployed.get(0).actualPort());
+            return new BenchReplica(vertx, state, deployed.get(0).actualPort(), hops);
         } catch (Exception | Error e) {
             vertx.close();
             state.shutdown();
@@ -155,6 +163,11 @@ final class BenchReplica implements AutoCloseable {
     /** The replica's API port on 127.0.0.1. */
     int port() {
         return port;
+    }
+
+    /** Where its decisions spent their time, per hop. */
+    HopTimes hops() {
+        return hops;
     }
 
     /** Its shared-state member. */

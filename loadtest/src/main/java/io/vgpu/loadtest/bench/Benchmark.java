@@ -297,6 +297,7 @@ public final class Benchmark {
         http.vertx().setTimer(Math.max(1, timing.warmup().toMillis()), t -> {
             cpu[0] = d.cpuTicks().orElse(-1);
             sendQuietly(d::fanOutStart);
+            sendQuietly(d::hopsStart);
         });
         http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> cpu[1] = d.cpuTicks()
                 .orElse(-1));
@@ -305,6 +306,7 @@ public final class Benchmark {
                         + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node"),
                 http, d.ports(), new BenchPods(id, names), streams, timing, d::create);
         double[] fanOut = d.fanOutStop();
+        Map<String, String> hops = d.hops();
         double eventsPerSecond = fanOut[0] / row.seconds();
         double bytesPerSecond = eventsPerSecond * fanOut[1];
         double cpuPerDecision = cpu[0] < 0 || cpu[1] < 0 ? Double.NaN
@@ -317,7 +319,10 @@ public final class Benchmark {
                 .with("fanOutBytesPerSecondPerReplica", round(bytesPerSecond))
                 .with("fanOutBytesPerDecisionPerReplica", row.ok() == 0 ? null
                         : round(bytesPerSecond / row.throughput()))
-                .with("apiWrites", d.apiWrites());
+                .with("apiWrites", d.apiWrites())
+                .with("lockContendedPerDecision", row.ok() == 0 ? null
+                        : round(HopTimes.count(hops, "lock.contended") / (double) row.ok()))
+                .with("hops", hops);
     }
 
     private interface IoStep {

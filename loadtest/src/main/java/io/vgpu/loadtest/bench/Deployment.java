@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -157,6 +158,23 @@ final class Deployment implements AutoCloseable {
     /** CPU ticks of every replica process so far, summed; empty when one cannot be read. */
     OptionalLong cpuTicks() {
         return ProcCpu.readAll(replicas.stream().map(ReplicaProcess::pid).toList());
+    }
+
+    /** Every replica starts counting its hops afresh ({@link HopTimes}). */
+    void hopsStart() throws IOException {
+        for (ReplicaProcess r : replicas) {
+            r.send("hops-start");
+        }
+    }
+
+    /** Every replica's hops since {@link #hopsStart()}, summed: hop to "N calls, mean X ms". */
+    Map<String, String> hops() throws IOException, InterruptedException {
+        List<String> lines = new ArrayList<>();
+        for (ReplicaProcess r : replicas) {
+            r.send("hops");
+            lines.add(r.await("HOPS", Duration.ofMinutes(1)));
+        }
+        return HopTimes.summed(lines);
     }
 
     /** Starts counting replica 0's received change events. */

@@ -74,6 +74,11 @@ public final class ReplicaMain {
                     System.out.printf(Locale.ROOT, "FANOUT %d %.1f%n", fanOut.events(), fanOut.meanEventBytes());
                     System.out.flush();
                 }
+                case "hops-start" -> replica.hops().reset();
+                case "hops" -> {
+                    System.out.println(replica.hops().line());
+                    System.out.flush();
+                }
                 case "heap" -> {
                     System.out.println(HeapReport.line());
                     System.out.flush();
