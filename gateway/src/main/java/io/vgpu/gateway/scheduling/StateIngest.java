@@ -179,8 +179,7 @@ public final class StateIngest implements ClusterEvents {
                 nodes.put(n.name(), n);
             }
         });
-        // grouped by node: one read of each node for all its cached pods (at 100 pods per node, a read per pod moved
-        // 100 full node values per node through Hazelcast on every resync), and the key test once per node
+        // one read per node for all its cached pods (a read per pod moved 100 node values per node at 100 pods/node)
         Map<String, Boolean> selected = new HashMap<>();
         Map<String, List<ObservedPod>> chargedThere = new HashMap<>();
         for (ObservedPod pod : cache.pods()) {
