@@ -15,6 +15,8 @@ final class Targets {
 
     /** Fan-out may differ by at most this fraction between 10 and 100 placed pods per node. */
     static final double FAN_OUT_DENSITY_TOLERANCE = 0.20;
+    /** Decisions a fan-out row needs in its window before its bytes per decision count. */
+    static final long FAN_OUT_MIN_DECISIONS = 20;
     static final double FAN_OUT_MAX_BYTES = 1024;
     static final double CPU_3_TO_1_MAX = 1.3;
     static final double LOSS_MAX = 0.20;
@@ -72,8 +74,8 @@ final class Targets {
     }
 
     private static void fanOut(List<Row> rows, List<Target> out) {
-        Double at10 = number(rows, "fanout-p10", "fanOutBytesPerDecisionPerReplica");
-        Double at100 = number(rows, "fanout-p100", "fanOutBytesPerDecisionPerReplica");
+        Double at10 = fanOutPerDecision(rows, "fanout-p10");
+        Double at100 = fanOutPerDecision(rows, "fanout-p100");
         Double change = at10 == null || at100 == null || at10 <= 0 ? null : Math.abs(at100 / at10 - 1);
         out.add(atMost("fan-out-density", "fan-out per replica per decision the same within ±20 % at 10 and 100 "
                         + "placed pods per node", change, FAN_OUT_DENSITY_TOLERANCE, change == null ? null
@@ -128,6 +130,16 @@ final class Targets {
     private static Target atMost(String id, String target, Double value, double limit, String measured) {
         return new Target(id, target, value == null ? "not measured" : measured, value, limit,
                 value != null && !value.isNaN() && value <= limit);
+    }
+
+    /**
+     * A fan-out row's bytes per decision, or null when it made fewer than {@link #FAN_OUT_MIN_DECISIONS} decisions: the
+     * background events of a window (republications, re-registrations) divided by one or two decisions are no
+     * per-decision figure (a fanout-p100 row that made 1 decision in its window read as "79 % apart").
+     */
+    private static Double fanOutPerDecision(List<Row> rows, String id) {
+        return row(rows, id).filter(r -> r.ok() >= FAN_OUT_MIN_DECISIONS).isPresent()
+                ? number(rows, id, "fanOutBytesPerDecisionPerReplica") : null;
     }
 
     /** A numeric figure of a row, or null when the row or the figure is missing (or not a number). */

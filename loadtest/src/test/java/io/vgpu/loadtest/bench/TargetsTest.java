@@ -110,6 +110,20 @@ class TargetsTest {
     }
 
     @Test
+    void aFanOutRowWithTooFewDecisionsMeasuresNoFanOut() {
+        // fanout-p100 on 2026-12-02: ready, then 1 decision in its window, whose background events read as 1,560 B
+        List<Row> rows = passing();
+        rows.set(1, row("fanout-p100", 1, Map.of("fanOutBytesPerDecisionPerReplica", 1560.0)));
+        Targets.Target density = Targets.evaluate(rows, heap(300)).stream()
+                .filter(t -> t.id().equals("fan-out-density")).findFirst().orElseThrow();
+        assertThat(density.measured()).isEqualTo("not measured");
+        assertThat(density.met()).isFalse();
+        Targets.Target size = Targets.evaluate(rows, heap(300)).stream()
+                .filter(t -> t.id().equals("fan-out-size")).findFirst().orElseThrow();
+        assertThat(size.value()).as("the size is the row that did measure").isEqualTo(800.0);
+    }
+
+    @Test
     void heapTargetIsTheLargestReplicaOfTheDeploymentNotTheProbe() {
         // the probe's one member holds every charge: reported, but not the target's figure
         assertThat(met(passing(), heap(600, List.of(300.0, 310.0, 320.0)))).containsEntry("heap", true);
