@@ -49,6 +49,8 @@ final class ScoredViews {
     private final List<Scored> views = new ArrayList<>();
     /** Per replica and node, since when its view differs from its owner's copy, and the owner's version then. */
     private final Map<String, Behind> behind = new HashMap<>();
+    /** Per replica and node, since when its view has differed from its owner's copy of the same version. */
+    private final Map<String, Long> mismatchSince = new HashMap<>();
     private int compared;
 
     ScoredViews(ChaosSettings settings, Map<String, List<GpuDevice>> cards, Violations violations) {
@@ -137,30 +139,34 @@ final class ScoredViews {
         }
     }
 
-    /** The view and its owner's copy show the same value: the usage must be that value's, within the cards. */
+    /**
+     * The view and its owner's copy name the same version: the usage must be that value's, within the cards. Two
+     * different values of one version exist for a moment after a failover or a merge (the dead owner published a change
+     * its backup never got; the promoted value's next change reuses the version, and the view keeps the first copy
+     * until the node changes again): a difference is a violation once it has lasted {@link #lagBound}, as a stuck view.
+     */
     private void sameValue(Scored scored, String name, List<GpuDevice> cards, JsonNode node, OwnerCopy copy) {
         Map<String, DeviceUsage> all = byId(UsageAccounting.nodeUsage(cards, copy.all()));
         Map<String, DeviceUsage> excused = byId(UsageAccounting.nodeUsage(cards, copy.excused()));
+        String key = scored.replica() + " " + name;
+        String differs = differs(node, all, copy);
+        if (differs != null) {
+            long since = mismatchSince.computeIfAbsent(key, k -> scored.nowMillis());
+            long bound = lagBound(scored.stale() || copy.stale());
+            if (scored.nowMillis() - since > bound) {
+                violations.add("view-mismatch", key, "view of " + scored.replica() + ": " + name + " version "
+                        + copy.version() + " " + differs + " (different from its owner's copy for "
+                        + (scored.nowMillis() - since) + " ms, bound " + bound + " ms)");
+            }
+            return;
+        }
+        mismatchSince.remove(key);
         for (JsonNode used : node.path("devices")) {
             String id = used.path("id").asText();
-            DeviceUsage value = all.get(id);
             DeviceUsage less = excused.get(id);
-            if (value == null || less == null) {
-                violations.add("view-mismatch", scored.replica() + " " + name + " " + id, "view of "
-                        + scored.replica() + ": " + name + " has card " + id + ", which the harness did not create");
-                continue;
-            }
             int slots = used.path("used").asInt();
             int mem = used.path("usedmem").asInt();
             int cores = used.path("usedcores").asInt();
-            if (slots != value.used() || mem != value.usedmem() || cores != value.usedcores()) {
-                violations.add("view-mismatch", scored.replica() + " " + name + " " + id, "view of "
-                        + scored.replica() + ": " + name + " version " + copy.version() + " card " + id + " at slots "
-                        + slots + ", MiB " + mem + ", cores " + cores + "; its owner " + copy.replica()
-                        + "'s copy of that version charges slots " + value.used() + ", MiB " + value.usedmem()
-                        + ", cores " + value.usedcores());
-                continue;
-            }
             GpuDevice card = cards.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
             int liveSlots = slots - less.used();
             int liveMem = mem - less.usedmem();
@@ -174,6 +180,26 @@ final class ScoredViews {
                         + " phantom or expired charges of that version)"));
             }
         }
+    }
+
+    /** How the view's usage differs from all the charges of its owner's copy, card by card; null when it does not. */
+    private static String differs(JsonNode node, Map<String, DeviceUsage> all, OwnerCopy copy) {
+        for (JsonNode used : node.path("devices")) {
+            String id = used.path("id").asText();
+            DeviceUsage value = all.get(id);
+            if (value == null) {
+                return "has card " + id + ", which the harness did not create";
+            }
+            int slots = used.path("used").asInt();
+            int mem = used.path("usedmem").asInt();
+            int cores = used.path("usedcores").asInt();
+            if (slots != value.used() || mem != value.usedmem() || cores != value.usedcores()) {
+                return "card " + id + " at slots " + slots + ", MiB " + mem + ", cores " + cores + "; its owner "
+                        + copy.replica() + "'s copy of that version charges slots " + value.used() + ", MiB "
+                        + value.usedmem() + ", cores " + value.usedcores();
+            }
+        }
+        return null;
     }
 
     /** How long a view may differ from its owner's copy without moving on: the stale replica's lag twice, slack. */
