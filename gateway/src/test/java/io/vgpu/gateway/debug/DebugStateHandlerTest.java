@@ -15,15 +15,13 @@ import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
 import io.vgpu.testsupport.ManualClock;
+import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +58,7 @@ class DebugStateHandlerTest {
     @BeforeAll
     void startMember() {
         HAZELCAST_LOG.setLevel(Level.SEVERE);
-        int port = freePort();
+        int port = Ports.free();
         StoreConfig store = new StoreConfig("vgpu-debug-" + UUID.randomUUID(), List.of("127.0.0.1:" + port),
                 "127.0.0.1", port, 0, 0, 7);
         Config member = HazelcastMemberConfig.build(store);
@@ -163,15 +161,6 @@ class DebugStateHandlerTest {
             latch.await(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int port = socket.getLocalPort();
-            return port > 60_000 ? port - 5_000 : port;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

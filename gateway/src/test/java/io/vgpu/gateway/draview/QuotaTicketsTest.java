@@ -16,15 +16,13 @@ import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
 import io.vgpu.gateway.testflow.TestFlow;
 import io.vgpu.testsupport.ManualClock;
+import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +65,7 @@ class QuotaTicketsTest {
     void startTwoReplicas(Vertx vertx, VertxTestContext ctx) {
         this.vertx = vertx;
         HAZELCAST_LOG.setLevel(Level.SEVERE);
-        int port = freePort();
+        int port = Ports.free();
         StoreConfig store = new StoreConfig("vgpu-tickets-" + UUID.randomUUID(),
                 List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), "127.0.0.1", port,
                 1, 0, 7);
@@ -286,14 +284,5 @@ class QuotaTicketsTest {
     /** {@link #eventually} for a condition on the replicas' local views (no round trip). */
     private Future<Void> holds(String what, BooleanSupplier condition) {
         return eventually(what, () -> Future.succeededFuture(condition.getAsBoolean()));
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            int port = socket.getLocalPort();
-            return port > 60_000 ? port - 5_000 : port;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
