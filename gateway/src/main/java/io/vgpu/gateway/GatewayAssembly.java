@@ -264,8 +264,10 @@ public final class GatewayAssembly {
         // the webhook's DRA path: card sizes of both modes (registered nodes, published slices) and the quota tickets
         DraWiring dra = DraWiring.start(vertx, client, api, informers::nodes, draView::cardMemorySizes,
                 draView.tickets(), clock);
+        // "ingest": the first list is charged and registered (a replica that answered before held no charge of the
+        // pods that outlived a restart of every replica)
         Readiness readiness = Readiness.of(Map.of("informers", informers::hasSynced, "cluster-state", storeReady::get,
-                "namespaces", dra::ready));
+                "ingest", repair::ingested, "namespaces", dra::ready));
         DebugStateHandler debugState = new DebugStateHandler(vertx, state, config.replica(), readiness::isReady,
                 clock, draView::snapshot);
         Runnable closer = () -> {

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What keeps the shared state equal to the informer caches whatever moved meanwhile (DESIGN.md §3 "Ingest once"). A
@@ -18,6 +19,8 @@ import java.util.concurrent.CompletionStage;
  *   the informers have listed ({@link #listed}) ───────────────────────────► resync every owned key
  *   every {@value #REPAIR_EVERY_MILLIS} ms ─────────────────────────────────► resync every owned key
  *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node upserted again
+ *   every {@value #AWAITING_EVERY_MILLIS} ms, once listed ──────────────────────► nodes awaiting their first
+ *                                                                        registration: their pods charged, then them
  * </pre>
  * A resync writes nothing while the state matches the caches. Every process that ingests (the gateway's
  * composition root, the benchmark's replicas) starts exactly this: a replica wired without it keeps a pod whose event
@@ -28,9 +31,14 @@ public final class IngestRepair implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IngestRepair.class);
 
     /** Every cached node upserted again: handshake expiry and registrations lost in flight. */
-    public static final long HANDSHAKE_EVERY_MILLIS = 15_000;
+    static final long HANDSHAKE_EVERY_MILLIS = 15_000;
     /** A full resync of the owned keys: changes lost in flight (owner changes are resynced at once already). */
-    public static final long REPAIR_EVERY_MILLIS = 30_000;
+    static final long REPAIR_EVERY_MILLIS = 30_000;
+    /**
+     * How often the nodes awaiting their first registration are registered (after their pods): how long a new node
+     * waits to be offered to {@code /filter}.
+     */
+    static final long AWAITING_EVERY_MILLIS = 200;
 
     private final Vertx vertx;
     private final ClusterState state;
@@ -38,6 +46,11 @@ public final class IngestRepair implements AutoCloseable {
     private final ClusterCache cache;
     private final long handshakes;
     private final long repairs;
+    private final long awaiting;
+    /** A registration of awaiting nodes is in flight: the next tick skips. */
+    private final AtomicBoolean registering = new AtomicBoolean();
+    /** The resync after the informers' first list has been stored. */
+    private volatile boolean ingested;
 
     private IngestRepair(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
                          ClusterEvents listeners) {
@@ -49,6 +62,7 @@ public final class IngestRepair implements AutoCloseable {
         this.handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
                 id -> cache.nodes().forEach(listeners::nodeUpserted));
         this.repairs = vertx.setPeriodic(REPAIR_EVERY_MILLIS, id -> resyncOwned());
+        this.awaiting = vertx.setPeriodic(AWAITING_EVERY_MILLIS, id -> registerAwaiting());
     }
 
     /**
@@ -71,7 +85,23 @@ public final class IngestRepair implements AutoCloseable {
      * caches held anything to resync from). Returns at once; the stage completes when the resync is stored.
      */
     public CompletionStage<Void> listed() {
-        return resyncOwned();
+        return resyncOwned().whenComplete((v, e) -> ingested = true);
+    }
+
+    /**
+     * Whether the first list has been ingested: every bound pod the informers listed is charged on the keys this
+     * replica owned then, and their nodes registered ({@code /readyz}'s "ingest"). Stays true.
+     */
+    public boolean ingested() {
+        return ingested;
+    }
+
+    private void registerAwaiting() {
+        if (!cache.hasSynced() || !registering.compareAndSet(false, true)) {
+            return;
+        }
+        logged("registration of awaiting nodes", ingest.registerAwaiting(cache))
+                .whenComplete((v, e) -> registering.set(false));
     }
 
     private CompletionStage<Void> resyncOwned() {
@@ -91,5 +121,6 @@ public final class IngestRepair implements AutoCloseable {
     public void close() {
         vertx.cancelTimer(handshakes);
         vertx.cancelTimer(repairs);
+        vertx.cancelTimer(awaiting);
     }
 }

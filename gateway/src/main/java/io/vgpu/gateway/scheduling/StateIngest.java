@@ -7,10 +7,7 @@ import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.state.codec.HamiAnnotations;
-import io.vgpu.state.dra.DraNames;
 import io.vgpu.state.model.ClusterState;
-import io.vgpu.state.model.NodeInventory;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
@@ -22,7 +19,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -33,10 +29,9 @@ import java.util.function.Predicate;
  * Turns informer events into idempotent changes of the shared state (DESIGN.md §3 "Ingest once"):
  * only for node keys this replica owns, so N replicas do not write N times.
  * <ul>
- *   <li>node upsert of a node labelled {@code vgpu.io/mode=dra}: forget its devices (DRA mode; stale register
- *       annotations are ignored, and no handshake is stamped);</li>
- *   <li>node upsert: register its devices from {@code hami.io/node-nvidia-register} (an undecodable or
- *       missing annotation keeps what is registered, as HAMi does); every node event (owned or not) goes to
+ *   <li>node upsert: {@link NodeRegistrations} (register its devices from {@code hami.io/node-nvidia-register};
+ *       a node not registered yet only once its bound pods are charged, by {@link #registerAwaiting}; a node
+ *       labelled {@code vgpu.io/mode=dra} is forgotten); every node event (owned or not) goes to
  *       {@link NodeLocks#observed}, which releases the shared lock when the node's {@code hami.io/mutex.lock}
  *       annotation is gone;</li>
  *   <li>node delete: forget the node;</li>
@@ -83,6 +78,8 @@ public final class StateIngest implements ClusterEvents {
     private final IngestWindow window;
     /** Follows the nodes' lock annotations and releases the shared lock when they go. */
     private final NodeLocks locks;
+    /** Registers nodes, an unregistered one only once its bound pods are charged. */
+    private final NodeRegistrations registrations;
 
     /**
      * @param state  the shared state to feed
@@ -102,39 +99,15 @@ public final class StateIngest implements ClusterEvents {
         this.locks = locks;
         this.moves = new ChargeMoves(state, pods);
         this.window = new IngestWindow(inFlight);
+        this.registrations = new NodeRegistrations(state, health);
     }
 
     @Override
     public void nodeUpserted(NodeObservation node) {
         boolean owned = state.ownsNode(node.name());
         locks.observed(node, owned);
-        if (!owned) {
-            return;
-        }
-        if (node.draMode()) {
-            // DRA mode (DESIGN.md §8): kube-scheduler allocates this node's GPUs from its ResourceSlice; a register
-            // annotation left from device-plugin mode must not sell them a second time
-            if (state.nodeState(node.name()) != null) {
-                LOG.info("node {} is in DRA mode ({}={}): not eligible for the extender", node.name(),
-                        DraNames.MODE_LABEL, DraNames.MODE_DRA);
-                logFailure("remove node " + node.name(), state.removeNode(node.name()));
-            }
-            return;
-        }
-        Optional<NodeInventory> inventory = Recorded.inventory(node);
-        if (inventory.isEmpty()) {
-            LOG.debug("node {}: no decodable {}; keeping what is registered", node.name(),
-                    HamiAnnotations.NODE_NVIDIA_REGISTER);
-        } else {
-            health.healthy(node).whenComplete((healthy, e) -> {
-                if (e == null && Boolean.FALSE.equals(healthy)) {
-                    LOG.info("node {} is unhealthy (handshake expired, no allocatable GPUs): devices withdrawn",
-                            node.name());
-                    logFailure("remove node " + node.name(), state.removeNode(node.name()));
-                } else {
-                    logFailure("register node " + node.name(), state.registerNode(inventory.get()));
-                }
-            });
+        if (owned) {
+            registrations.upserted(node, false);
         }
     }
 
@@ -142,6 +115,7 @@ public final class StateIngest implements ClusterEvents {
     public void nodeDeleted(NodeObservation lastKnown) {
         locks.forget(lastKnown.name());
         health.forget(lastKnown.name());
+        registrations.deleted(lastKnown.name());
         if (state.ownsNode(lastKnown.name())) {
             logFailure("remove node " + lastKnown.name(), state.removeNode(lastKnown.name()));
         }
@@ -192,7 +166,7 @@ public final class StateIngest implements ClusterEvents {
         chargedThere.forEach((node, cached) -> charged.add(settled(reingest(node, cached))));
         charged.add(settled(releaseVanished(keys, cache)));
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
-                .thenRun(() -> nodes.values().forEach(this::nodeUpserted));
+                .thenRun(() -> nodes.values().forEach(n -> registrations.upserted(n, true)));
     }
 
     /**
@@ -222,6 +196,19 @@ public final class StateIngest implements ClusterEvents {
             }
         }
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Registers the owned nodes whose first registration waits for their bound pods' charges (see
+     * {@link NodeRegistrations}): a resync of those keys, which charges the cached bound pods first. Call it
+     * periodically once the informers have listed; returns at once (completed when none waits).
+     */
+    public CompletionStage<Void> registerAwaiting(ClusterCache cache) {
+        Set<String> awaiting = registrations.takeAwaiting();
+        if (awaiting.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return resync(name -> awaiting.contains(name) && state.ownsNode(name), cache);
     }
 
     /** Re-ingests the cached pods charged on one moved key, against one read of the key. */

@@ -40,6 +40,7 @@ class NodeLocksTest {
         ClusterState lagging = laggingSnapshot(state);
         StateIngest ingest = new StateIngest(lagging, NodeHealth.ALWAYS, new AcceptingPodWriter(),
                 LockFixtures.observing(lagging, CLOCK));
+        state.registerNode(Recorded.inventory(node(null)).orElseThrow());
         ingest.nodeUpserted(node(null));
         state.lockNode(NODE.name(), "ns", "pod-a", CLOCK.millis(), 300_000);
 

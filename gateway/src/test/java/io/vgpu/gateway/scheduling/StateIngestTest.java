@@ -112,6 +112,7 @@ class StateIngestTest {
             }
         }, new Writes(Set.of()), LockFixtures.observing(state, CLOCK));
         watched.nodeUpserted(registered("n1"));
+        watched.registerAwaiting(new ListedCache(List.of(registered("n1")), List.of())).toCompletableFuture().join();
         assertThat(state.nodeState("n1").registered()).isTrue();
 
         NodeObservation dra = registered("n1");

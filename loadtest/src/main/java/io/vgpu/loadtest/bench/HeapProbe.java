@@ -6,6 +6,7 @@ import io.vgpu.gateway.core.accounting.AccountingFeed;
 import io.vgpu.gateway.core.accounting.PodTracker;
 import io.vgpu.gateway.core.filter.FilterConfig;
 import io.vgpu.gateway.core.filter.FilterDecider;
+import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
@@ -28,9 +29,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -68,8 +71,9 @@ public final class HeapProbe {
         // ingest only: no bind waits for a lock here, so the node locks need no Vert.x
         NodeLocks locks = new NodeLocks(null, state, api, SchedulingConfig.DEFAULTS, Clock.systemUTC(),
                 LockWaits.NONE);
+        StateIngest stateIngest = new StateIngest(state, NodeHealth.ALWAYS, api, locks);
         ClusterEvents ingest = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
-                new StateIngest(state, NodeHealth.ALWAYS, api, locks)));
+                stateIngest));
         Map<String, NodeObservation> nodeCache = new ConcurrentHashMap<>();
         Map<String, ObservedPod> podCache = new ConcurrentHashMap<>();
         long baseline = HeapReport.usedAfterGc();
@@ -80,6 +84,8 @@ public final class HeapProbe {
             nodeCache.put(n.name(), o);
             ingest.nodeUpserted(o);
         }
+        // a node's first registration waits for its bound pods (none listed yet here), as IngestRepair's tick does it
+        stateIngest.registerAwaiting(new NodesOnly(nodeCache)).toCompletableFuture().join();
         while (state.nodes().size() < nodeCount) {
             Thread.sleep(50);
         }
@@ -156,6 +162,35 @@ public final class HeapProbe {
                 return;
             }
             Thread.sleep(20);
+        }
+    }
+
+    /** The informer caches at the moment the nodes are listed and no pod is yet. */
+    private record NodesOnly(Map<String, NodeObservation> nodes) implements ClusterCache {
+
+        @Override
+        public Optional<ObservedPod> pod(String namespace, String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<NodeObservation> node(String name) {
+            return Optional.ofNullable(nodes.get(name));
+        }
+
+        @Override
+        public Collection<NodeObservation> nodes() {
+            return List.copyOf(nodes.values());
+        }
+
+        @Override
+        public Collection<ObservedPod> pods() {
+            return List.of();
+        }
+
+        @Override
+        public boolean hasSynced() {
+            return true;
         }
     }
 }
