@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -163,10 +164,18 @@ public final class StateIngest implements ClusterEvents {
             }
         }
         List<CompletableFuture<?>> charged = new ArrayList<>();
-        chargedThere.forEach((node, cached) -> charged.add(settled(reingest(node, cached))));
+        // a node whose pods could not all be charged is not registered by this resync (it waits for the next one)
+        Set<String> uncharged = ConcurrentHashMap.newKeySet();
+        chargedThere.forEach((node, cached) -> charged.add(reingest(node, cached).toCompletableFuture()
+                .handle((r, e) -> {
+                    if (e != null) {
+                        uncharged.add(node);
+                    }
+                    return null;
+                })));
         charged.add(settled(releaseVanished(keys, cache)));
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
-                .thenRun(() -> nodes.values().forEach(n -> registrations.upserted(n, true)));
+                .thenRun(() -> nodes.values().forEach(n -> registrations.upserted(n, !uncharged.contains(n.name()))));
     }
 
     /**
@@ -218,7 +227,7 @@ public final class StateIngest implements ClusterEvents {
             List<CompletableFuture<?>> each = new ArrayList<>(cached.size());
             for (ObservedPod pod : cached) {
                 PodCharge charge = current.map(s -> s.charge(pod.spec().uid())).orElse(null);
-                each.add(settled(reingest(pod, node, charge)));
+                each.add(reingest(pod, node, charge).toCompletableFuture());
             }
             return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
         });

@@ -40,6 +40,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,7 +59,8 @@ class NodeRegistrationsTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final ClusterState recording = recording(state, calls);
     /** Bound pods whose charges have not reached the store yet (the ingest window is behind). */
-    private final StateIngest ingest = new StateIngest(recording, NodeHealth.ALWAYS, new LiveReads(),
+    private final LiveReads api = new LiveReads(new AtomicInteger());
+    private final StateIngest ingest = new StateIngest(recording, NodeHealth.ALWAYS, api,
             LockFixtures.observing(recording, CLOCK));
 
     @Test
@@ -80,6 +82,20 @@ class NodeRegistrationsTest {
                 .isLessThan(calls.indexOf("registerNode"));
         assertThat(reserve("newcomer", 7000)).as("the card is full").isNotInstanceOf(ReserveOutcome.Reserved.class);
         assertThat(reserve("small", 1000)).isInstanceOf(ReserveOutcome.Reserved.class);
+    }
+
+    @Test
+    void aNodeWhosePodCouldNotBeChargedWaitsForTheNextResync() {
+        ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("survivor", 7000)));
+        api.failures().set(1);
+        ingest.nodeUpserted(registered("n1"));
+
+        ingest.registerAwaiting(cache).toCompletableFuture().join();
+
+        assertThat(state.node("n1")).as("its pod's live read failed: not registered").isNull();
+        ingest.registerAwaiting(cache).toCompletableFuture().join();
+        assertThat(state.nodeState("n1").registered()).isTrue();
+        assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
     }
 
     @Test
@@ -161,7 +177,7 @@ class NodeRegistrationsTest {
     }
 
     /** The API server's answer to a live read: the pod as listed (still bound, still there). */
-    private record LiveReads() implements PodWriter {
+    private record LiveReads(AtomicInteger failures) implements PodWriter {
 
         @Override
         public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod,
@@ -182,6 +198,9 @@ class NodeRegistrationsTest {
 
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
+            if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                return CompletableFuture.failedFuture(new IllegalStateException("API server unreachable"));
+            }
             return CompletableFuture.completedFuture(Optional.of(boundPod(pod.name(), 7000)));
         }
 
