@@ -60,4 +60,22 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
             new ExtenderLoad.Timing(Duration.ofMillis(500), Duration.ofSeconds(1)), List.of(1), List.of(1),
             List.of(0L), 10, List.of(1), 50, 500, Duration.ofMinutes(2), 4, List.of(10, 100), 1,
             List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC"), 0);
+
+    /**
+     * These sizes with every row's warm-up set to {@code warmup}: each row starts cold JVMs, and on 2 cores a few
+     * seconds do not get three replicas past their JIT compilation (the warm-up question of docs/benchmarks.md).
+     */
+    BenchSizes withWarmup(Duration warmup) {
+        return new BenchSizes(filterNodes, new ExtenderLoad.Timing(warmup, filterTiming.measure()), cycleNodes,
+                new ExtenderLoad.Timing(warmup, cycleTiming.measure()), replicas, streams, delaysMillis, mockNodes,
+                mockReplicas, heapNodes, heapPods, heapLimit, densityNodes, densities, densityReplicas, forkJvm,
+                heapReplicas);
+    }
+
+    /** These sizes with the cycle rows run only at {@code delays} (device-plugin delays in ms). */
+    BenchSizes withDelays(List<Long> delays) {
+        return new BenchSizes(filterNodes, filterTiming, cycleNodes, cycleTiming, replicas, streams, List.copyOf(delays),
+                mockNodes, mockReplicas, heapNodes, heapPods, heapLimit, densityNodes, densities, densityReplicas,
+                forkJvm, heapReplicas);
+    }
 }

@@ -101,6 +101,12 @@ public final class Benchmark {
             System.exit(0);
         }
         BenchSizes sizes = parsed.smoke() ? BenchSizes.SMOKE : parsed.small() ? BenchSizes.SMALL : BenchSizes.FULL;
+        if (parsed.warmup() != null) {
+            sizes = sizes.withWarmup(parsed.warmup());
+        }
+        if (!parsed.delays().isEmpty()) {
+            sizes = sizes.withDelays(parsed.delays());
+        }
         Benchmark bench = new Benchmark(sizes, parsed.replicaJvm());
         Map<String, Object> machine = Machine.describe();
         long t0 = System.nanoTime();
@@ -451,19 +457,24 @@ public final class Benchmark {
      * @param only        the parts to run (empty: all)
      * @param filterNodes cluster sizes of the filter rows instead of the default ones (empty: the default)
      * @param replicaJvm  the JVM options of each replica's process
+     * @param warmup      every row's warm-up instead of the default one, or null
+     * @param delays      the device-plugin delays of the cycle rows instead of the default ones (empty: the default)
      */
     record BenchArgs(boolean help, boolean smoke, boolean small, Path out, Path markdown, List<String> only,
-                     List<Integer> filterNodes, List<String> replicaJvm) {
+                     List<Integer> filterNodes, List<String> replicaJvm, Duration warmup,
+                     List<Long> delays) {
 
         static final String USAGE = """
                 Benchmark [--smoke | --small] [--only PARTS] [--filter-nodes N,...] [--replica-jvm OPTION,...]
-                          [--out FILE] [--markdown FILE]
+                          [--warmup SECONDS] [--delays MS,...] [--out FILE] [--markdown FILE]
                   parts: filter, cycle, fanout, binpack, mock, heap (default: all)
                   --smoke        CI sizes: every part, tiny, about a second each
                   --small        every row the targets need at small sizes, a few minutes (not the record)
                   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
                   --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated (a comma
                                  not followed by '-' stays inside its option) (default %s)
+                  --warmup       every row's warm-up in seconds (default 8 s per /filter row, 5 s per cycle row)
+                  --delays       device-plugin delays of the cycle rows in ms (default 0,200)
                   --out          benchmark.json (default loadtest/target/benchmark.json)
                   --markdown     the tables of docs/benchmarks.md
                 Every gateway replica and the bare endpoint run in JVMs of their own; this JVM only drives the load
@@ -485,6 +496,8 @@ public final class Benchmark {
             List<String> only = List.of();
             List<Integer> filterNodes = List.of();
             List<String> replicaJvm = Benchmark.REPLICA_JVM;
+            Duration warmup = null;
+            List<Long> delays = List.of();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--help", "-h" -> help = true;
@@ -498,10 +511,13 @@ public final class Benchmark {
                     // split only at a comma before the next option's dash, so one option may hold commas
                     // (-XX:StartFlightRecording=filename=f.jfr,settings=profile)
                     case "--replica-jvm" -> replicaJvm = List.of(args[++i].trim().split(",(?=-)"));
+                    case "--warmup" -> warmup = Duration.ofSeconds(Long.parseLong(args[++i]));
+                    case "--delays" -> delays = java.util.Arrays.stream(args[++i].split(","))
+                            .map(Long::valueOf).toList();
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "\n" + USAGE);
                 }
             }
-            return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm);
+            return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm, warmup, delays);
         }
     }
 }

@@ -166,7 +166,7 @@ public final class HeapProbe {
     }
 
     /** The informer caches at the moment the nodes are listed and no pod is yet. */
-    private record NodesOnly(Map<String, NodeObservation> nodes) implements ClusterCache {
+    private record NodesOnly(Map<String, NodeObservation> byName) implements ClusterCache {
 
         @Override
         public Optional<ObservedPod> pod(String namespace, String name) {
@@ -175,12 +175,12 @@ public final class HeapProbe {
 
         @Override
         public Optional<NodeObservation> node(String name) {
-            return Optional.ofNullable(nodes.get(name));
+            return Optional.ofNullable(byName.get(name));
         }
 
         @Override
         public Collection<NodeObservation> nodes() {
-            return List.copyOf(nodes.values());
+            return List.copyOf(byName.values());
         }
 
         @Override
