@@ -49,6 +49,7 @@ import io.vgpu.gateway.kube.KubePodWriter;
 import io.vgpu.gateway.scheduling.BindService;
 import io.vgpu.gateway.scheduling.FilterService;
 import io.vgpu.gateway.scheduling.IngestRepair;
+import io.vgpu.gateway.scheduling.LockWaits;
 import io.vgpu.gateway.scheduling.NodeLocks;
 import io.vgpu.gateway.scheduling.QuotaIngest;
 import io.vgpu.gateway.scheduling.SchedulingConfig;
@@ -210,7 +211,7 @@ public final class GatewayAssembly {
                 SchedulingConfig.DEFAULTS.reserveAttempts(), config.nodeLockTimeout(), config.nodeLockWait(),
                 SchedulingConfig.DEFAULTS.lockRetryEvery(), SchedulingConfig.DEFAULTS.callTimeout());
         NodeLocks locks = new NodeLocks(vertx, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()), scheduling,
-                clock, metrics::lockWait);
+                clock, lockWaits(metrics));
         StateIngest ingest = new StateIngest(state, health(handshake), podWriter, locks);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
@@ -288,6 +289,21 @@ public final class GatewayAssembly {
         };
         return new Parts(new FilterHandler(filter, decider, metrics), new BindHandler(bind, metrics), readiness, quotas,
                 state, closer, debugState, dra.admission(config.nvidia(), draConfig));
+    }
+
+    /** The binds' lock waits and contended tries, into the gateway's metrics. */
+    private static LockWaits lockWaits(GatewayMetrics metrics) {
+        return new LockWaits() {
+            @Override
+            public void record(String outcome, long nanos) {
+                metrics.lockWait(outcome, nanos);
+            }
+
+            @Override
+            public void contended() {
+                metrics.lockContended();
+            }
+        };
     }
 
     /** Node health from the handshake adapter; a failed reconcile keeps the node (HAMi: healthy on error). */

@@ -58,6 +58,10 @@ public interface ExtenderMetrics {
     default void lockWait(String outcome, long nanos) {
     }
 
+    /** One try of a bind found its node's lock held by another pod; the bind waits and tries again. */
+    default void lockContended() {
+    }
+
     /** Counts one request to {@code endpoint} answered "overloaded" (the in-flight bound was reached). */
     default void overloaded(String endpoint) {
     }

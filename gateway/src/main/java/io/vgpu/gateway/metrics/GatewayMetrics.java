@@ -29,6 +29,9 @@ import java.util.function.IntSupplier;
  *   <li>{@code vgpu_filter_rejected_nodes_total{reason,replica}}: in filters that placed nothing, the nodes
  *       rejected per HAMi reason word (why pods are pending, cluster-wide);</li>
  *   <li>{@code vgpu_bind_lock_wait_seconds{outcome,replica}}: histogram of binds' waits for a node lock;</li>
+ *   <li>{@code vgpu_bind_lock_contended_total{replica}}: tries of a bind that found its node's lock held by another
+ *       pod (the bind waited and tried again): contention between binds, where the wait histogram shows only its
+ *       length;</li>
  *   <li>{@code vgpu_kube_api_request_duration_seconds{verb,resource,code,replica}}: histogram of Kubernetes API
  *       calls (reads and writes; {@code code} is the HTTP status or why no answer came), and
  *       {@code vgpu_kube_api_errors_total{verb,resource,code,replica}}: those that did not answer 2xx;</li>
@@ -61,6 +64,7 @@ public final class GatewayMetrics implements ExtenderMetrics, WebhookMetrics, Ku
     private final Map<String, Timer> bindTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> overloaded = new ConcurrentHashMap<>();
     private final Counter conflicts;
+    private final Counter lockContended;
     private final Map<String, Counter> filterFailures = new ConcurrentHashMap<>();
     private final Map<String, Counter> bindFailures = new ConcurrentHashMap<>();
     private final Map<String, Counter> rejectedNodes = new ConcurrentHashMap<>();
@@ -76,6 +80,11 @@ public final class GatewayMetrics implements ExtenderMetrics, WebhookMetrics, Ku
     public GatewayMetrics(MeterRegistry registry, String replica) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.replica = Objects.requireNonNull(replica, "replica");
+        this.lockContended = Counter.builder("vgpu.bind.lock.contended")
+                .description("Tries of a bind that found its node's lock held by another pod; the bind waited and "
+                        + "tried again")
+                .tags("replica", replica)
+                .register(registry);
         this.conflicts = Counter.builder("vgpu.filter.reserve.conflicts")
                 .description("Reservations the shared state refused (capacity taken meanwhile); the next-best node "
                         + "was tried")
@@ -144,6 +153,11 @@ public final class GatewayMetrics implements ExtenderMetrics, WebhookMetrics, Ku
                         .tags("reason", r, "replica", replica)
                         .register(registry))
                 .increment();
+    }
+
+    @Override
+    public void lockContended() {
+        lockContended.increment();
     }
 
     @Override

@@ -86,6 +86,7 @@ class DecisionMetricsTest {
         double acquired = sample("vgpu_bind_lock_wait_seconds_count", "outcome", "acquired");
         double timedOut = sample("vgpu_bind_lock_wait_seconds_count", "outcome", "timeout");
         double lockTimeouts = sample("vgpu_bind_failures_total", "reason", "lock_timeout");
+        double contended = sample("vgpu_bind_lock_contended_total");
         double bindings = sample("vgpu_kube_api_request_duration_seconds_count",
                 "verb", "POST", "resource", "pods/binding", "code", "201");
         Pod first = cluster.admit(NS, "first", "1000");
@@ -101,6 +102,8 @@ class DecisionMetricsTest {
         assertThat(sample("vgpu_bind_lock_wait_seconds_count", "outcome", "timeout")).isEqualTo(timedOut + 1);
         assertThat(sample("vgpu_bind_lock_wait_seconds_sum", "outcome", "timeout")).isGreaterThanOrEqualTo(1.0);
         assertThat(sample("vgpu_bind_failures_total", "reason", "lock_timeout")).isEqualTo(lockTimeouts + 1);
+        assertThat(sample("vgpu_bind_lock_contended_total")).as("the second bind found the lock held")
+                .isGreaterThan(contended);
         assertThat(sample("vgpu_kube_api_request_duration_seconds_count",
                 "verb", "POST", "resource", "pods/binding", "code", "201")).isEqualTo(bindings + 1);
         cluster.pluginAllocates(node, first);
