@@ -18,6 +18,7 @@ import io.vgpu.state.model.fixtures.GpuFixtures;
 import io.vgpu.state.store.HazelcastClusterState;
 import io.vgpu.state.store.HazelcastMemberConfig;
 import io.vgpu.state.store.StoreConfig;
+import io.vgpu.testsupport.Eventually;
 import io.vgpu.testsupport.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +89,8 @@ class DecisionThreadsTest {
         FilterService filters = FilterFixtures.service(state, FilterFixtures.quotaBook(), writes, EventSink.NONE);
         AtomicReference<String> filterLoop = new AtomicReference<>();
         AtomicReference<String> bindLoop = new AtomicReference<>();
+        // the filter decides on this replica's view, fed by the registration's summary event
+        Eventually.within(Duration.ofSeconds(10), NODE + " in the view", () -> state.node(NODE) != null);
 
         Future<BindOutcome> flow = onContext(vertx, () -> {
             filterLoop.set(Thread.currentThread().getName());

@@ -42,6 +42,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.vgpu.gateway.testflow.TestFlow.finish;
+import static io.vgpu.gateway.testflow.TestFlow.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -64,54 +66,62 @@ class NodeRegistrationsTest {
             LockFixtures.observing(recording, CLOCK));
 
     @Test
-    void aNodeListedBeforeItsBoundPodIsNotOfferedUntilThePodIsCharged() {
+    void aNodeListedBeforeItsBoundPodIsNotOfferedUntilThePodIsCharged(VertxTestContext ctx) {
         ObservedPod survivor = boundPod("survivor", 7000);
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(survivor));
 
         ingest.nodeUpserted(registered("n1"));  // the node informer lists first
 
         assertThat(state.node("n1")).as("not eligible: the surviving pod's charge is not stored").isNull();
-        assertThat(reserve("newcomer", 7000)).as("so no reservation can take the survivor's memory")
-                .isNotInstanceOf(ReserveOutcome.Reserved.class);
-
-        ingest.registerAwaiting(cache).toCompletableFuture().join();
-
-        assertThat(state.nodeState("n1").registered()).isTrue();
-        assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
-        assertThat(calls.indexOf("observeBound")).as("charged before registered")
-                .isLessThan(calls.indexOf("registerNode"));
-        assertThat(reserve("newcomer", 7000)).as("the card is full").isNotInstanceOf(ReserveOutcome.Reserved.class);
-        assertThat(reserve("small", 1000)).isInstanceOf(ReserveOutcome.Reserved.class);
+        finish(ctx, step(reserve("newcomer", 7000))
+                .compose(early -> {
+                    assertThat(early).as("so no reservation can take the survivor's memory")
+                            .isNotInstanceOf(ReserveOutcome.Reserved.class);
+                    return step(ingest.registerAwaiting(cache));
+                })
+                .compose(registered -> step(reserve("newcomer", 7000)))
+                .compose(full -> {
+                    assertThat(full).as("the card is full").isNotInstanceOf(ReserveOutcome.Reserved.class);
+                    return step(reserve("small", 1000));
+                }), small -> {
+                    assertThat(state.nodeState("n1").registered()).isTrue();
+                    assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
+                    assertThat(calls.indexOf("observeBound")).as("charged before registered")
+                            .isLessThan(calls.indexOf("registerNode"));
+                    assertThat(small).isInstanceOf(ReserveOutcome.Reserved.class);
+                });
     }
 
     @Test
-    void aNodeWhosePodCouldNotBeChargedWaitsForTheNextResync() {
+    void aNodeWhosePodCouldNotBeChargedWaitsForTheNextResync(VertxTestContext ctx) {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("survivor", 7000)));
         api.failures().set(1);
         ingest.nodeUpserted(registered("n1"));
 
-        ingest.registerAwaiting(cache).toCompletableFuture().join();
-
-        assertThat(state.node("n1")).as("its pod's live read failed: not registered").isNull();
-        ingest.registerAwaiting(cache).toCompletableFuture().join();
-        assertThat(state.nodeState("n1").registered()).isTrue();
-        assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
+        finish(ctx, step(ingest.registerAwaiting(cache)).compose(first -> {
+            assertThat(state.node("n1")).as("its pod's live read failed: not registered").isNull();
+            return step(ingest.registerAwaiting(cache));
+        }), second -> {
+            assertThat(state.nodeState("n1").registered()).isTrue();
+            assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
+        });
     }
 
     @Test
-    void aRegisteredNodeIsRegisteredAgainAtOnceAndANewNodeWithoutPodsWaitsOnlyForTheNextTick() {
+    void aRegisteredNodeIsRegisteredAgainAtOnceAndANewNodeWithoutPodsWaitsOnlyForTheNextTick(VertxTestContext ctx) {
         ingest.nodeUpserted(registered("n1"));
-        assertThat(ingest.registerAwaiting(new ListedCache(List.of(registered("n1")), List.of()))
-                .toCompletableFuture().join()).isNull();
-        assertThat(state.nodeState("n1").registered()).isTrue();
+        assertThat(state.nodeState("n1")).isNull();
 
-        GpuDevice bigger = GpuFixtures.card("GPU-0").memMiB(16000).type("NVIDIA A100").build();
-        ingest.nodeUpserted(new NodeObservation("n1", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
-                NodeRegisterCodec.encode(List.of(bigger))), 1, "2"));
-
-        assertThat(state.nodeState("n1").devices().get(0).devmem()).as("a new inventory needs no wait").isEqualTo(16000);
-        assertThat(ingest.registerAwaiting(new ListedCache(List.of(), List.of())).toCompletableFuture())
-                .as("nothing awaits").isCompletedWithValue(null);
+        finish(ctx, step(ingest.registerAwaiting(new ListedCache(List.of(registered("n1")), List.of())))
+                .compose(registered -> {
+                    assertThat(state.nodeState("n1").registered()).isTrue();
+                    GpuDevice bigger = GpuFixtures.card("GPU-0").memMiB(16000).type("NVIDIA A100").build();
+                    ingest.nodeUpserted(new NodeObservation("n1", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
+                            NodeRegisterCodec.encode(List.of(bigger))), 1, "2"));
+                    assertThat(state.nodeState("n1").devices().get(0).devmem()).as("a new inventory needs no wait")
+                            .isEqualTo(16000);
+                    return step(ingest.registerAwaiting(new ListedCache(List.of(), List.of())));
+                }), none -> assertThat(calls.stream().filter("registerNode"::equals)).hasSize(2));
     }
 
     @Test
@@ -119,28 +129,25 @@ class NodeRegistrationsTest {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("survivor", 7000)));
         cache.synced(false);
         IngestRepair repair = IngestRepair.start(vertx, recording, ingest, cache, ClusterEvents.fanOut(List.of(ingest)));
-        try {
-            ingest.nodeUpserted(registered("n1"));
-            // the tick has looked at the unsynced cache twice: it had its chances to register
-            Eventually.within(Duration.ofSeconds(5), "two ticks", () -> cache.syncChecks() >= 2);
-            assertThat(state.nodeState("n1")).isNull();
-            assertThat(repair.ingested()).isFalse();
+        ingest.nodeUpserted(registered("n1"));
+        // the tick has looked at the unsynced cache twice: it had its chances to register
+        Eventually.within(Duration.ofSeconds(5), "two ticks", () -> cache.syncChecks() >= 2);
+        assertThat(state.nodeState("n1")).isNull();
+        assertThat(repair.ingested()).isFalse();
 
-            cache.synced(true);
-            Eventually.within(Duration.ofSeconds(5), "registered after its pod",
-                    () -> state.nodeState("n1") != null && state.nodeState("n1").registered());
-            assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
-            repair.listed().toCompletableFuture().join();
-            assertThat(repair.ingested()).isTrue();
-            ctx.completeNow();
-        } finally {
+        cache.synced(true);
+        Eventually.within(Duration.ofSeconds(5), "registered after its pod",
+                () -> state.nodeState("n1") != null && state.nodeState("n1").registered());
+        assertThat(state.nodeState("n1").charge("uid-survivor")).isInstanceOf(PodCharge.Bound.class);
+        finish(ctx, step(repair.listed()), listed -> {
             repair.close();
-        }
+            assertThat(repair.ingested()).isTrue();
+        });
     }
 
-    private Object reserve(String pod, int memMiB) {
+    private CompletionStage<ReserveOutcome> reserve(String pod, int memMiB) {
         return state.reserve("n1", new PodRef("uid-" + pod, "ns", pod), allocation(memMiB), CLOCK.millis(),
-                CLOCK.millis() + 30_000).toCompletableFuture().join();
+                CLOCK.millis() + 30_000);
     }
 
     private static NodeObservation registered(String name) {

@@ -98,7 +98,7 @@ class StateIngestTest {
     // ------------------------------------------------------------------ DRA mode
 
     @Test
-    void aNodeLabelledForDraModeIsIneligibleEvenWithItsRegisterAnnotationLeft() {
+    void aNodeLabelledForDraModeIsIneligibleEvenWithItsRegisterAnnotationLeft(VertxTestContext ctx) {
         List<String> health = new CopyOnWriteArrayList<>();
         StateIngest watched = new StateIngest(state, new NodeHealth() {
             @Override
@@ -112,16 +112,17 @@ class StateIngestTest {
             }
         }, new Writes(Set.of()), LockFixtures.observing(state, CLOCK));
         watched.nodeUpserted(registered("n1"));
-        watched.registerAwaiting(new ListedCache(List.of(registered("n1")), List.of())).toCompletableFuture().join();
-        assertThat(state.nodeState("n1").registered()).isTrue();
+        finish(ctx, step(watched.registerAwaiting(new ListedCache(List.of(registered("n1")), List.of()))), done -> {
+            assertThat(state.nodeState("n1").registered()).isTrue();
 
-        NodeObservation dra = registered("n1");
-        watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "2", true));
+            NodeObservation dra = registered("n1");
+            watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "2", true));
 
-        assertThat(state.nodeState("n1")).as("its devices are withdrawn from the extender").isNull();
-        assertThat(health).as("no handshake is stamped on a DRA node").containsExactly("n1");
-        watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "3", true));
-        assertThat(state.nodeState("n1")).as("and never registered again while labelled").isNull();
+            assertThat(state.nodeState("n1")).as("its devices are withdrawn from the extender").isNull();
+            assertThat(health).as("no handshake is stamped on a DRA node").containsExactly("n1");
+            watched.nodeUpserted(new NodeObservation("n1", dra.annotations(), 1, "3", true));
+            assertThat(state.nodeState("n1")).as("and never registered again while labelled").isNull();
+        });
     }
 
     // ------------------------------------------------------------------ resync
