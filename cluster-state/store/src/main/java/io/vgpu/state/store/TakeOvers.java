@@ -31,8 +31,9 @@ import java.util.logging.Level;
  *
  * <p>What it knows of, per key: the value's version as read here, the version of the summary this replica's view
  * holds and the summary map's (the summary map's partition is this member's now, and its backup was on the same
- * member as the value's). Every replica receives the same summary events, so a lost owner's copies are in this view
- * too, of the same epoch at least, which is all the jump needs.
+ * member as the value's). A lost owner's copies are of its value's epoch, which the survivor shares unless a jump was
+ * lost too (a jump is backed up like any change), so the value's own version is enough in the common case; the view
+ * and the summary map add what a lost partition (no value at all) or a lost jump hides, as far as they got it.
  *
  * <p>A key that is absent when taken over but held in the view (its partition was lost with all its replicas: the
  * value and its summary are gone, every view still holds the old summary, and no removal event will come) is
