@@ -100,6 +100,21 @@ class ScoredViewsTest {
     }
 
     @Test
+    void aTakeOversEpochJumpIsFollowedLikeAnyNewerVersion() {
+        // the store's take-over (NodeVersions): the view holds 0.648 of a value lost with its owner, the promoted
+        // copy is at 0.647 and jumps to epoch 1 (2^32 as a number); the view follows it there and on
+        long epoch1 = 1L << 32;
+        round(T0, 647, List.of(grant(5_000)), List.of(), 648, 2, 7_000);
+        round(T0 + 3_000, epoch1, List.of(grant(5_000)), List.of(), 648, 2, 7_000);
+        round(T0 + 6_000, epoch1 + 1, List.of(grant(5_000), grant(1_000)), List.of(), epoch1, 1, 5_000);
+        for (long t = 9_000; t <= 45_000; t += 3_000) {
+            round(T0 + t, epoch1 + 1, List.of(grant(5_000), grant(1_000)), List.of(), epoch1 + 1, 2, 6_000);
+        }
+        assertThat(violations.all()).isEmpty();
+        assertThat(views.compared()).isEqualTo(13);
+    }
+
+    @Test
     void aStaleOwnersCopyBehindAPromptViewIsFineWhileItCatchesUp() {
         // the stale owner's copy runs 10 s late: a prompt view is ahead of it the whole time, and both move
         for (int i = 0; i < 20; i++) {

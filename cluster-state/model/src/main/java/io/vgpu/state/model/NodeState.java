@@ -51,8 +51,9 @@ import java.util.TreeMap;
  * @param pairScores NVLink/topology pair scores per device UUID
  * @param charges    per pod UID, its charge (sorted by UID)
  * @param lock       the node-lock holder, or null when unlocked
- * @param version    how many times the stored value changed (the store bumps it with every change it writes, so
- *                   copies derived from the value, e.g. a replica's usage summary, can be ordered); transitions keep it
+ * @param version    orders the stored value's changes (the store adds one to it with every change it writes, so
+ *                   copies derived from the value, e.g. a replica's usage summary, can be ordered; a new owner of the
+ *                   key moves it to a new epoch, {@link NodeVersions}); transitions keep it
  */
 public record NodeState(String name, boolean registered, List<GpuDevice> devices, Map<String, String> annotations,
                         Map<String, Map<String, Integer>> pairScores, Map<String, PodCharge> charges,

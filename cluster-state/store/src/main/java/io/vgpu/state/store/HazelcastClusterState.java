@@ -105,6 +105,7 @@ public final class HazelcastClusterState implements ClusterState {
     /** The views: every node's summary joined with its facts (DESIGN.md §3 "What fans out is O(GPUs)"). */
     private final NodeViews views = new NodeViews();
     private final SummaryPublisher publisher;
+    private final TakeOvers takeOvers;
     private final LocalSnapshot<QuotaState, QuotaState> quotaSnapshot = new LocalSnapshot<>(q -> null);
     private final ExecutorService ownedExecutor;
     private final Stages stages;
@@ -113,6 +114,7 @@ public final class HazelcastClusterState implements ClusterState {
     private final UUID summaryListener;
     private final UUID inventoryListener;
     private final UUID publishListener;
+    private final UUID takeOverListener;
     private final ResyncTrigger resync;
     private final UUID migrationListener;
     private final UUID nodeLossListener;
@@ -134,18 +136,24 @@ public final class HazelcastClusterState implements ClusterState {
         this.summaries = member.getMap(HazelcastMemberConfig.SUMMARY_MAP);
         this.inventory = member.getMap(HazelcastMemberConfig.INVENTORY_MAP);
         this.publisher = new SummaryPublisher(summaries, inventory, publications);
+        this.takeOvers = new TakeOvers(nodes, summaries, views::versions, this::ownsKey);
         // listeners first, then the initial load: nothing changed in between is lost
         this.publishListener = nodes.addLocalEntryListener(publisher, Predicates.alwaysTrue(), true);
+        this.takeOverListener = nodes.addLocalEntryListener(takeOvers, Predicates.alwaysTrue(), true);
         this.summaryListener = summaries.addEntryListener(new SnapshotFeed<>(views.summaries(), viewFeed), true);
         this.inventoryListener = inventory.addEntryListener(new SnapshotFeed<>(views.facts(), viewFeed), true);
         this.nodeListener = nodes.addLocalEntryListener(new SnapshotFeed<>(owned.listener(), viewFeed),
                 Predicates.alwaysTrue(), true);
         this.quotaListener = quotas.addEntryListener(new SnapshotFeed<>(quotaSnapshot, viewFeed), true);
         this.resync = new ResyncTrigger(member.getPartitionService(), this::ownsKey);
-        // a new owner (migration, or a backup promoted after its owner died) republishes the summaries and facts of the keys
-        // it took over: the former owner may have committed a change and died before publishing it
+        // a new owner (migration, or a backup promoted after its owner died, or a lost partition) makes the versions
+        // of the keys it took over jump past what the former owner may have published, and republishes their
+        // summaries and facts: the former owner may have committed a change and died before publishing it
         resync.add(keys -> loader.execute(() -> republish(keys, false)));
-        resync.afterMigrations(() -> loader.execute(owned::retainOwned));
+        resync.afterMigrations(() -> loader.execute(() -> {
+            owned.retainOwned();
+            takeOvers.retainOwned();
+        }));
         this.migrationListener = member.getPartitionService().addMigrationListener(resync);
         this.nodeLossListener = nodes.addPartitionLostListener(resync);
         this.quotaLossListener = quotas.addPartitionLostListener(resync);
@@ -206,22 +214,14 @@ public final class HazelcastClusterState implements ClusterState {
     }
 
     /**
-     * Publishes the summaries and facts of the node keys this member owns that {@code keys} matches, read from their entries
-     * here, and keeps those values as owned ones (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a failure is logged (the
-     * next change of a key publishes it again).
+     * Takes over the node keys this member owns that {@code keys} matches ({@link TakeOvers}: their versions jump
+     * past anything a former owner may have published), then publishes their summaries and facts and keeps those
+     * values as owned ones (a new owner's catch-up; {@code reset} after a merge). Runs on the loader thread; a
+     * failure is logged (the next change of a key publishes it again).
      */
     private void republish(Predicate<String> keys, boolean reset) {
         try {
-            Set<String> taken = new HashSet<>();
-            for (String key : nodes.localKeySet()) {
-                if (keys.test(key)) {
-                    taken.add(key);
-                }
-            }
-            if (taken.isEmpty()) {
-                return;
-            }
-            nodes.getAll(taken).values().forEach(value -> {
+            takeOvers.takeOver(keys).forEach(value -> {
                 owned.offer(value);
                 publisher.republish(value, reset);
             });
@@ -318,6 +318,7 @@ public final class HazelcastClusterState implements ClusterState {
         return CompletableFuture.runAsync(() -> {
             if (member.getLifecycleService().isRunning()) {
                 nodes.removeEntryListener(publishListener);
+                nodes.removeEntryListener(takeOverListener);
                 summaries.removeEntryListener(summaryListener);
                 inventory.removeEntryListener(inventoryListener);
                 nodes.removeEntryListener(nodeListener);

@@ -6,8 +6,10 @@ import io.vgpu.state.model.NodeView;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * This replica's view of every node (DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"): the newest
@@ -58,6 +60,17 @@ final class NodeViews {
     /** The summary the view of {@code name} was joined from (null: none), e.g. to tell its version. */
     NodeSummary summary(String name) {
         return summaries.get(name);
+    }
+
+    /** The version of every summary held of a node {@code keys} matches (a new owner's floor, {@link TakeOvers}). */
+    Map<String, Long> versions(Predicate<String> keys) {
+        Map<String, Long> out = new HashMap<>();
+        for (NodeSummary s : summaries.values()) {
+            if (keys.test(s.name())) {
+                out.put(s.name(), s.version());
+            }
+        }
+        return out;
     }
 
     Collection<NodeView> all() {

@@ -22,6 +22,7 @@ import io.vgpu.state.store.processor.ReserveQuotaProcessor;
 import io.vgpu.state.store.processor.ReserveSlicesProcessor;
 import io.vgpu.state.store.processor.SetPodNodeProcessor;
 import io.vgpu.state.store.processor.SetQuotaLimitsProcessor;
+import io.vgpu.state.store.processor.TakeOverProcessor;
 import io.vgpu.state.store.processor.UnlockNodeProcessor;
 
 import java.util.List;
@@ -96,6 +97,9 @@ final class ProcessorSerializers {
                             w.writeString("podName", p.podName());
                         },
                         r -> new UnlockNodeProcessor(r.readString("podNamespace"), r.readString("podName"))),
+                RecordSerializer.of(TakeOverProcessor.class, "vgpu.TakeOverProcessor",
+                        (w, p) -> w.writeInt64("past", p.past()),
+                        r -> new TakeOverProcessor(r.readInt64("past"))),
 
                 RecordSerializer.of(SetQuotaLimitsProcessor.class, "vgpu.SetQuotaLimitsProcessor",
                         (w, p) -> w.writeCompact("limits", p.limits()),

@@ -33,7 +33,8 @@ import java.util.logging.Level;
  * is remembered per key (their fingerprint), so an unchanged node's facts are not sent again; a publication that
  * failed is forgotten, so the next change sends it again. A change whose publication was lost (the owner died after
  * the commit, before publishing) is published by the new owner, which republishes summary and facts of every key it
- * takes over ({@link #republish}).
+ * takes over ({@link #republish}), after making its version jump past any an earlier owner published
+ * ({@link TakeOvers}).
  */
 final class SummaryPublisher implements EntryAddedListener<String, NodeState>, EntryUpdatedListener<String, NodeState>,
         EntryRemovedListener<String, NodeState> {

@@ -4,6 +4,7 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import io.vgpu.state.model.ClusterStateUnavailableException;
 import io.vgpu.state.model.ConfirmOutcome;
 import io.vgpu.state.model.NodeState;
+import io.vgpu.state.model.NodeVersions;
 import io.vgpu.state.model.ReserveOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,8 +60,10 @@ class FailoverTest {
 
             HazelcastClusterState survivor = survivors.get(0);
             passes(CONVERGE, () -> assertThat(survivor.member().getCluster().getMembers()).hasSize(2));
-            // before any further change (which the new owner's local listener would see): the promoted owner read
-            // the full value from its partition when it took the key over, nobody else holds it
+            // before any further change but its take-over (the jump to a new epoch, NodeVersions): the promoted owner
+            // holds the full value it took over, nobody else holds it
+            passes(CONVERGE, () -> assertThat(NodeVersions.epoch(survivor.member()
+                    .<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1").version())).isOne());
             NodeState promoted = survivor.member().<String, NodeState>getMap(HazelcastMemberConfig.NODE_MAP).get("n1");
             passes(CONVERGE, () -> StoreFixtures.ownerOnlyHolds(survivors, "n1", promoted));
             // the authoritative value survived: its charge still blocks capacity, its lock still holds
@@ -106,8 +109,9 @@ class FailoverTest {
             // and a re-registration: new facts (the inventory map) as well as new usage (the summary map)
             join(survivors.get(1).registerNode(inventory("n1", gpu("g0", 10, 16000), gpu("g1", 10, 16000))));
 
-            // committed (with its backup), never published: no view shows either
-            assertThat(ownersPublications.held()).isEqualTo(2);
+            // committed (with its backup), never published: no view shows either (a third held publication is the
+            // owner's own late take-over of n1, from the migrations of the cluster's start, when it comes after hold)
+            assertThat(ownersPublications.held()).isBetween(2, 3);
             replicas.forEach(r -> assertThat(r.node("n1").devices()).singleElement()
                     .satisfies(d -> assertThat(d.usedmem()).isZero()));
 

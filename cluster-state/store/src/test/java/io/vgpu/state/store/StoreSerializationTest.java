@@ -43,6 +43,7 @@ import io.vgpu.state.store.processor.ReserveQuotaProcessor;
 import io.vgpu.state.store.processor.ReserveSlicesProcessor;
 import io.vgpu.state.store.processor.SetPodNodeProcessor;
 import io.vgpu.state.store.processor.SetQuotaLimitsProcessor;
+import io.vgpu.state.store.processor.TakeOverProcessor;
 import io.vgpu.state.store.processor.UnlockNodeProcessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -131,7 +132,7 @@ class StoreSerializationTest {
                 NodeSummary.of(state.withVersion(7)), NodeSummary.of(NodeState.absent("n2")),
                 new PublishSummaryProcessor(NodeSummary.of(state).asReset()),
                 NodeFacts.of(state.withVersion(3)), new PublishFactsProcessor(NodeFacts.of(state).asReset()),
-                new ConfirmLockProcessor(pod("a"), slice("GPU-a", 9), 3, 4));
+                new ConfirmLockProcessor(pod("a"), slice("GPU-a", 9), 3, 4), new TakeOverProcessor(1L << 32));
     }
 
     @ParameterizedTest(name = "{0}")

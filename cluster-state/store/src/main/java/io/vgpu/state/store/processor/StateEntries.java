@@ -11,7 +11,9 @@ import java.util.function.Function;
  * The one way processors apply a model transition to a map entry: a missing key is the model's "absent" value;
  * the entry is written only when the transition changed the value (so an idempotent retry replicates nothing
  * and fires no listener), with a NEW immutable value one {@link NodeState#version() version} later, or removed when
- * the value became vacant (a key created again starts at version 1: its summary was removed with it). Hazelcast runs
+ * the value became vacant (a key created again starts at version 1: its summary was removed with it; one created
+ * again after its partition was lost, whose old summary the views still hold, is then made to jump past it by its
+ * owner, {@link TakeOverProcessor}). Hazelcast runs
  * the same processor again on every backup against the same value, which yields the same result because
  * transitions are pure.
  */
