@@ -179,8 +179,8 @@ final class ChargeMoves {
         if (!state.ownsNode(node)) {
             return CompletableFuture.completedFuture(null);
         }
-        // read at the owner (this replica): a key just taken over may not be in the owned copy yet
-        return state.readNode(node).thenCompose(current -> current.isEmpty() ? CompletableFuture.completedFuture(null)
+        // the key as stored: the owned copy lags it (a key just taken over, events behind under load)
+        return state.readStoredNode(node).thenCompose(current -> current.isEmpty() ? CompletableFuture.completedFuture(null)
                 : releaseVanished(current.get(), cachedNodes));
     }
 

@@ -2,8 +2,10 @@ package io.vgpu.gateway.scheduling;
 
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -22,6 +24,8 @@ final class IngestWindow {
 
     private final int limit;
     private final Queue<Runnable> waiting = new ArrayDeque<>();
+    /** Every change submitted and not completed yet (queued or in flight): what {@link #settled} waits for. */
+    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
     private int inFlight;
     /** Whether some thread is starting waiting changes (only that one does, in queue order). */
     private boolean draining;
@@ -42,6 +46,8 @@ final class IngestWindow {
      */
     <T> CompletionStage<T> submit(Supplier<? extends CompletionStage<T>> change) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        pending.add(result);
+        result.whenComplete((v, e) -> pending.remove(result));
         boolean drain;
         synchronized (this) {
             waiting.add(() -> start(change, result));
@@ -52,6 +58,16 @@ final class IngestWindow {
             drain();
         }
         return result;
+    }
+
+    /**
+     * Completes once every change submitted before this call has completed (failed ones included); changes submitted
+     * later are not waited for. A resync waits for it so that it reads the charges the informers' events already
+     * asked for, instead of finding them missing and reading every such pod live.
+     */
+    CompletionStage<Void> settled() {
+        CompletableFuture<?>[] before = pending.toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(before).handle((v, e) -> null);
     }
 
     /** How many changes are in flight now. */

@@ -67,6 +67,28 @@ class IngestWindowTest {
     }
 
     @Test
+    void settledWaitsForEveryChangeSubmittedBeforeItAndForNoLaterOne() {
+        IngestWindow window = new IngestWindow(1);
+        CompletableFuture<String> inFlight = new CompletableFuture<>();
+        CompletableFuture<String> queued = new CompletableFuture<>();
+        window.submit(() -> inFlight);
+        window.submit(() -> queued);
+
+        CompletionStage<Void> settled = window.settled();
+        CompletableFuture<String> later = new CompletableFuture<>();
+        window.submit(() -> later);
+
+        inFlight.complete("a");
+        assertThat(settled.toCompletableFuture()).as("the queued change is not done").isNotDone();
+        queued.completeExceptionally(new IllegalStateException("refused"));
+        assertThat(settled.toCompletableFuture()).as("a failed change counts as done; the later one is not waited for")
+                .isCompleted();
+        assertThat(window.settled().toCompletableFuture()).isNotDone();
+        later.complete("c");
+        assertThat(window.settled().toCompletableFuture()).isCompleted();
+    }
+
+    @Test
     void aChangeThatThrowsFailsItsStageAndFreesItsPlace() {
         IngestWindow window = new IngestWindow(1);
         CompletionStage<Object> failed = window.submit(() -> {

@@ -161,7 +161,7 @@ class StateIngestTest {
         finish(ctx, step(recorded.resync("n1"::equals, cache)), done -> {
             assertThat(state.nodeState("n1").charges()).hasSize(40);
             // one read to re-ingest the pods, one to look for charges no pod accounts for
-            assertThat(calls.stream().filter("readNode"::equals)).hasSize(2);
+            assertThat(calls.stream().filter("readStoredNode"::equals)).hasSize(2);
         });
     }
 

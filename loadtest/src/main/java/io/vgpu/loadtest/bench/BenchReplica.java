@@ -12,6 +12,7 @@ import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.NodeHealth;
+import io.vgpu.gateway.core.port.PodWriter;
 import io.vgpu.gateway.core.port.Readiness;
 import io.vgpu.gateway.core.quota.QuotaBook;
 import io.vgpu.gateway.core.request.NvidiaConfig;
@@ -112,12 +113,16 @@ final class BenchReplica implements AutoCloseable {
             ClusterState timedState = hops.timed(ClusterState.class, state, "state");
             ApiStandIn api = hops.timed(ApiStandIn.class, sink, "api");
             NodeLocks locks = new NodeLocks(vertx, timedState, api, scheduling, clock, hops);
-            StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, sink, locks);
+            // ingest's own calls are timed apart ("ingest.*", "ingest.state.*"): a resync's live reads share the API
+            // client with the decisions' writes, and its store calls the partition threads
+            ClusterState ingestState = hops.timed(ClusterState.class, state, "ingest.state");
+            StateIngest ingest = new StateIngest(ingestState, NodeHealth.ALWAYS, hops.timed(PodWriter.class, sink,
+                    "ingest"), locks);
             ClusterEvents listeners = ClusterEvents.fanOut(List.of(new AccountingFeed(new PodTracker(quotas), quotas),
                     ingest));
             // the nets serve starts: without them an event that fell between two owners while the replicas joined
             // stayed unapplied for good (the fanout-p100 and 3-replica heap stalls of 2026-12-02)
-            IngestRepair repair = IngestRepair.start(vertx, state, ingest, sink, listeners);
+            IngestRepair repair = IngestRepair.start(vertx, ingestState, ingest, sink, listeners);
             sink.subscribe(listeners);
             repair.listed();
             EventSink events = EventSink.NONE;

@@ -204,6 +204,16 @@ public interface ClusterState {
      */
     CompletionStage<Optional<NodeState>> readNode(String name);
 
+    /**
+     * The value as the node's key holds it now, read at the key's owner and never from a local copy that may lag
+     * behind the key ({@link #nodeState}'s, fed by events): what a resync compares with the informer cache, where a
+     * lagging copy would show stored charges as missing and send every such pod to a live read. Empty when the key is
+     * absent; fails as {@link #readNode} does. Implementations without such a copy read as {@link #readNode}.
+     */
+    default CompletionStage<Optional<NodeState>> readStoredNode(String name) {
+        return readNode(name);
+    }
+
     /** The local copy of one namespace's quota, or {@link QuotaState#absent} when none. Never blocks. */
     QuotaState quota(String namespace);
 
