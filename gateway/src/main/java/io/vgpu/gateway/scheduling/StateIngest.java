@@ -73,8 +73,7 @@ public final class StateIngest implements ClusterEvents {
     private final ChargeMoves moves;
     /** Pod charges and releases go through it, in event order. */
     private final IngestWindow window;
-    /** A resync's live reads, at most 32 in flight: the decisions' API calls share the client (and its limits). */
-    private final IngestWindow reads = new IngestWindow(32);
+    private final LiveReads reads;
     /** Follows the nodes' lock annotations and releases the shared lock when they go. */
     private final NodeLocks locks;
     /** Registers nodes, an unregistered one only once its bound pods are charged. */
@@ -98,6 +97,7 @@ public final class StateIngest implements ClusterEvents {
         this.locks = locks;
         this.moves = new ChargeMoves(state, pods);
         this.window = new IngestWindow(inFlight);
+        this.reads = new LiveReads(pods);
         this.registrations = new NodeRegistrations(state, health);
     }
 
@@ -252,7 +252,7 @@ public final class StateIngest implements ClusterEvents {
                 || (charge instanceof PodCharge.Bound b && b.allocation().equals(allocation))) {
             return CompletableFuture.completedFuture(null); // nothing to charge, or charged as the cache says
         }
-        return reads.submit(() -> pods.readPod(cached.key())).thenCompose(live -> live.isPresent()
+        return reads.read(cached.key(), live -> live.isPresent()
                 ? ingestPod(live.get()) : CompletableFuture.completedFuture(null));
     }
 
