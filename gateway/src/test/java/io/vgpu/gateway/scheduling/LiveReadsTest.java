@@ -1,10 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
-import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -58,7 +55,7 @@ class LiveReadsTest {
     }
 
     /** Reads that answer when the test completes them. */
-    private static final class HeldReads implements PodWriter {
+    private static final class HeldReads implements ReadsOnly {
 
         final List<CompletableFuture<Optional<ObservedPod>>> held = new ArrayList<>();
 
@@ -67,22 +64,6 @@ class LiveReadsTest {
             CompletableFuture<Optional<ObservedPod>> read = new CompletableFuture<>();
             held.add(read);
             return read;
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
-                                                                    Map<String, String> labels) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
-            throw new UnsupportedOperationException();
         }
 
         @Override

@@ -8,10 +8,7 @@ import io.vgpu.gateway.core.port.ClusterEvents;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
-import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.PodAddress;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
@@ -28,8 +25,6 @@ import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +54,7 @@ class NodeRegistrationsTest {
 
     private final InMemoryClusterState state = new InMemoryClusterState();
     private final List<String> calls = new CopyOnWriteArrayList<>();
-    private final ClusterState recording = recording(state, calls);
+    private final ClusterState recording = StateIngestTest.recording(state, calls);
     /** Bound pods whose charges have not reached the store yet (the ingest window is behind). */
     private final LiveReads api = new LiveReads(new AtomicInteger());
     private final StateIngest ingest = new StateIngest(recording, NodeHealth.ALWAYS, api,
@@ -168,40 +163,8 @@ class NodeRegistrationsTest {
         return new ObservedPod(spec, "Running", false, true, "1");
     }
 
-    /** Delegates to {@code target}, recording the names of the change calls in order. */
-    private static ClusterState recording(ClusterState target, List<String> calls) {
-        return (ClusterState) Proxy.newProxyInstance(NodeRegistrationsTest.class.getClassLoader(),
-                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
-                    if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
-                        calls.add(method.getName());
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
-
     /** The API server's answer to a live read: the pod as listed (still bound, still there). */
-    private record LiveReads(AtomicInteger failures) implements PodWriter {
-
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod,
-                Map<String, String> annotations, Map<String, String> labels) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase,
-                                                                                     long bindTimeSeconds) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
-            throw new UnsupportedOperationException();
-        }
+    private record LiveReads(AtomicInteger failures) implements ReadsOnly {
 
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {

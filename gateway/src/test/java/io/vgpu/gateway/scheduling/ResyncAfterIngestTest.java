@@ -3,13 +3,10 @@ package io.vgpu.gateway.scheduling;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
@@ -124,23 +121,7 @@ class ResyncAfterIngestTest {
     }
 
     /** The API server: every listed pod is there, bound; each read is counted. */
-    private record CountingReads(List<ObservedPod> pods, AtomicInteger reads) implements PodWriter {
-
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
-                                                                    Map<String, String> labels) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
-            throw new UnsupportedOperationException();
-        }
+    private record CountingReads(List<ObservedPod> pods, AtomicInteger reads) implements ReadsOnly {
 
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {

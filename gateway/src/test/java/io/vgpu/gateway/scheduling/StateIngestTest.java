@@ -3,13 +3,10 @@ package io.vgpu.gateway.scheduling;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
-import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.NodeHealth;
 import io.vgpu.gateway.core.port.NodeObservation;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
-import io.vgpu.gateway.core.port.PodWriter;
-import io.vgpu.gateway.core.port.WriteOutcome;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.codec.NodeRegisterCodec;
@@ -269,7 +266,7 @@ class StateIngestTest {
     }
 
     /** Delegates to {@code target}, recording the names of the change calls in order. */
-    private static ClusterState recording(ClusterState target, List<String> calls) {
+    static ClusterState recording(ClusterState target, List<String> calls) {
         return (ClusterState) Proxy.newProxyInstance(StateIngestTest.class.getClassLoader(),
                 new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
                     if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
@@ -283,28 +280,11 @@ class StateIngestTest {
                 });
     }
 
-
     /** Only the reads matter: the UIDs the API server no longer has, and the pods a live read finds. */
-    private record Writes(Set<String> gone, List<ObservedPod> live) implements PodWriter {
+    private record Writes(Set<String> gone, List<ObservedPod> live) implements ReadsOnly {
 
         Writes(Set<String> gone) {
             this(gone, List.of());
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchFilterAnnotations(PodAddress pod, Map<String, String> annotations,
-                                                                    Map<String, String> labels) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<WriteOutcome> patchBindPhase(PodAddress pod, String phase, long bindTimeSeconds) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
-            throw new UnsupportedOperationException();
         }
 
         @Override
