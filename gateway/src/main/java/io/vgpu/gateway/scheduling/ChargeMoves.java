@@ -47,8 +47,9 @@ import java.util.concurrent.CompletionStage;
  * capacity rule. A charge on the node the live pod names is never released here.
  *
  * <p>{@link #releaseVanished} applies the same rule to a node's Bound charges during a resync: a charge whose pod the
- * cache names elsewhere goes through the live read above; one whose pod the cache lacks is released when the API
- * server says the pod is gone.
+ * cache names elsewhere goes through the live read above ({@link #releaseIfMoved}); one whose pod the cache lacks is
+ * released when the API server says the pod is gone ({@link #releaseIfGone}). {@link PhantomSweep} applies the same
+ * two, per charge, between resyncs.
  *
  * <p>Moves are rare: a bound pod's normal life is recorded without the lookup (its bind's confirmation made it Bound
  * before the informer shows the bind), so the lookup and the live read cost nothing in the common case.
@@ -199,15 +200,26 @@ final class ChargeMoves {
                 }
                 return;
             }
-            releases.add(pods.isGone(key).thenCompose(gone -> {
-                if (!gone) {
-                    return CompletableFuture.completedFuture(false);
-                }
-                LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", key, node);
-                return state.release(node, uid);
-            }).toCompletableFuture());
+            releases.add(releaseIfGone(node, key).toCompletableFuture());
         });
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * The repair of a charge whose pod the informer cache lacks: releases {@code pod}'s charge on {@code node} when the
+     * API server says this incarnation is gone (its delete was not applied). A pod that exists, or could not be read,
+     * keeps it (the cache may lag a create).
+     *
+     * @return true when released
+     */
+    CompletionStage<Boolean> releaseIfGone(String node, PodAddress pod) {
+        return pods.isGone(pod).thenCompose(gone -> {
+            if (!gone) {
+                return CompletableFuture.completedFuture(false);
+            }
+            LOG.info("pod {} is gone but still charged on {}: released (its delete was not applied)", pod, node);
+            return state.release(node, pod.uid());
+        });
     }
 
     /** The node a pod is charged to: its {@code hami.io/vgpu-node} annotation (spec §8.1); empty when none. */

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * What keeps the shared state equal to the informer caches whatever moved meanwhile (DESIGN.md §3 "Ingest once"). A
  * replica ingests an event only for the node keys it owns, so an event that arrives while its key changes owner
- * (both members answer "not mine"), or one lost with a dead owner, is applied by nobody. Three nets catch it:
+ * (both members answer "not mine"), or one lost with a dead owner, is applied by nobody. These nets catch it:
  * <pre>
  *   the store says keys moved here (migration, promotion, lost partition) ──► resync those keys from the caches
  *   the informers have listed ({@link #listed}) ───────────────────────────► resync every owned key
@@ -21,8 +21,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node upserted again
  *   every {@value #AWAITING_EVERY_MILLIS} ms, once listed ──────────────────────► nodes awaiting their first
  *                                                                        registration: their pods charged, then them
+ *   every {@value #PHANTOMS_EVERY_MILLIS} ms, once listed ─────────────────────► owned Bound charges no cached pod
+ *                                                                        accounts for, seen in two ticks running:
+ *                                                                        live read, released ({@link PhantomSweep})
  * </pre>
- * A resync writes nothing while the state matches the caches. Every process that ingests (the gateway's
+ * The last is the fast net for a Bound charge a replica killed before its pod-index write left behind
+ * (docs/reliability.md, p-5175): released two ticks and one live read after the cache shows the pod elsewhere or gone,
+ * inside the chaos checker's 15 s bound for a move, which the 30 s resync misses.
+ *
+ * <p>A resync writes nothing while the state matches the caches. Every process that ingests (the gateway's
  * composition root, the benchmark's replicas) starts exactly this: a replica wired without it keeps a pod whose event
  * fell between two owners uncharged for good (the benchmark's stall of 2026-12-02, docs/benchmarks.md).
  */
@@ -39,6 +46,11 @@ public final class IngestRepair implements AutoCloseable {
      * waits to be offered to {@code /filter}.
      */
     static final long AWAITING_EVERY_MILLIS = 200;
+    /**
+     * How often the owned Bound charges are matched against the informer cache by {@link PhantomSweep}: a phantom
+     * charge lives at most two of these plus one live read.
+     */
+    static final long PHANTOMS_EVERY_MILLIS = 3_000;
 
     private final Vertx vertx;
     private final ClusterState state;
@@ -47,6 +59,7 @@ public final class IngestRepair implements AutoCloseable {
     private final long handshakes;
     private final long repairs;
     private final long awaiting;
+    private final long phantoms;
     /** A registration of awaiting nodes is in flight: the next tick skips. */
     private final AtomicBoolean registering = new AtomicBoolean();
     /** The resync after the informers' first list has been stored. */
@@ -63,12 +76,17 @@ public final class IngestRepair implements AutoCloseable {
                 id -> cache.nodes().forEach(listeners::nodeUpserted));
         this.repairs = vertx.setPeriodic(REPAIR_EVERY_MILLIS, id -> resyncOwned());
         this.awaiting = vertx.setPeriodic(AWAITING_EVERY_MILLIS, id -> registerAwaiting());
+        PhantomSweep sweep = new PhantomSweep(state, ingest.moves, cache);
+        // a pass over every owned charge (tens of ms at 67,000 charges): on a worker, not on an event loop
+        this.phantoms = vertx.setPeriodic(PHANTOMS_EVERY_MILLIS, id -> logged("phantom sweep",
+                vertx.executeBlocking(sweep::sweep, false).toCompletionStage().thenCompose(swept -> swept)));
     }
 
     /**
      * Starts the nets for one replica. Call it before the informers start, so that no key moves here unseen.
      *
-     * @param vertx     runs the periodic nets (on an event loop: both only submit work)
+     * @param vertx     runs the periodic nets (on an event loop: they only submit work; the phantom sweep's pass over
+     *                  the owned charges on a worker)
      * @param state     the shared state (its resync trigger, its ownership)
      * @param ingest    the replica's ingest
      * @param cache     the informer caches it resyncs from
@@ -122,5 +140,6 @@ public final class IngestRepair implements AutoCloseable {
         vertx.cancelTimer(handshakes);
         vertx.cancelTimer(repairs);
         vertx.cancelTimer(awaiting);
+        vertx.cancelTimer(phantoms);
     }
 }

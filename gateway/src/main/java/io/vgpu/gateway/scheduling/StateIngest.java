@@ -69,8 +69,8 @@ public final class StateIngest implements ClusterEvents {
     private final ClusterState state;
     private final NodeHealth health;
     private final PodWriter pods;
-    /** One charge per pod UID: a pod whose node moved is charged on its new node only. */
-    private final ChargeMoves moves;
+    /** One charge per pod UID: a pod whose node moved is charged on its new node only (also the phantom sweep's). */
+    final ChargeMoves moves;
     /** Pod charges and releases go through it, in event order. */
     private final IngestWindow window;
     private final LiveReads reads;
