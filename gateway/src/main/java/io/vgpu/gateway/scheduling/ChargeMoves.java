@@ -167,7 +167,7 @@ final class ChargeMoves {
     private boolean boundHereAlready(String node, String uid, PodAllocation allocation) {
         NodeState current = state.nodeState(node);
         PodCharge charge = current == null ? null : current.charge(uid);
-        return charge instanceof PodCharge.Bound b && b.allocation().equals(allocation);
+        return charge instanceof PodCharge.Bound b && b.allocation().sameDevices(allocation);
     }
 
     /**

@@ -202,7 +202,7 @@ public final class FilterService {
      * the pod keeps the MIG annotation of the filter that made the binding (the patch leaves it).
      */
     static Candidate keptBinding(Candidate decided, PodAllocation bound) {
-        if (decided.allocation().equals(bound)) {
+        if (decided.allocation().sameDevices(bound)) {
             return decided;
         }
         return new Candidate(decided.node(), decided.score(), bound, List.of());

@@ -249,7 +249,7 @@ public final class StateIngest implements ClusterEvents {
             return charge == null ? CompletableFuture.completedFuture(null) : ingestPod(cached);
         }
         if (!bound || allocation == null || cached.terminating()
-                || (charge instanceof PodCharge.Bound b && b.allocation().equals(allocation))) {
+                || (charge instanceof PodCharge.Bound b && b.allocation().sameDevices(allocation))) {
             return CompletableFuture.completedFuture(null); // nothing to charge, or charged as the cache says
         }
         return reads.read(cached.key(), live -> live.isPresent()

@@ -122,6 +122,29 @@ class StateIngestTest {
         });
     }
 
+    // ------------------------------------------------------------------ observations
+
+    @Test
+    void observationsOfAPodItsDecisionBoundCostNoStoreCall(VertxTestContext ctx) {
+        // the decision charged the device's index; the annotation the informer shows carries none (HAMi's wire):
+        // before, each of a decided pod's three bound observations read the pod index and rewrote the node
+        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        PodAllocation decided = new PodAllocation(List.of(List.of(new ContainerDevice(3, "GPU-0", "NVIDIA", 1000,
+                10))), 0);
+        PodRef p1 = new PodRef("uid-p1", "ns", "p1");
+        List<String> calls = new CopyOnWriteArrayList<>();
+        ClusterState recording = recording(state, calls);
+        StateIngest recorded = new StateIngest(recording, NodeHealth.ALWAYS, new Writes(Set.of()),
+                LockFixtures.observing(recording, CLOCK));
+        finish(ctx, step(state.reserve("n1", p1, decided, CLOCK.millis(), CLOCK.millis() + 60_000))
+                .compose(r -> step(state.confirm("n1", p1, null, CLOCK.millis())))
+                .compose(c -> step(recorded.ingestPod(boundPod("p1", "n1")))), done -> {
+                    assertThat(calls).isEmpty();
+                    assertThat(state.nodeState("n1").charge("uid-p1"))
+                            .isEqualTo(new PodCharge.Bound(decided, "ns", "p1"));
+                });
+    }
+
     // ------------------------------------------------------------------ resync
 
     @Test

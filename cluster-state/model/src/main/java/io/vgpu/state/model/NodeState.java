@@ -212,16 +212,17 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
     /**
      * Informer ingest of a pod that is bound to this node ({@code spec.nodeName} set or a
      * {@code hami.io/bind-phase}): records it as Bound with the allocation from its annotations, without a
-     * capacity check (it is a fact, not a decision). Moves forward only: a reservation becomes Bound; an equal
-     * binding changes nothing; a binding with another allocation takes the annotation's (Kubernetes is the
-     * durable truth).
+     * capacity check (it is a fact, not a decision). Moves forward only: a reservation becomes Bound; a binding of
+     * the same devices ({@link PodAllocation#sameDevices}: the annotation carries no idx) changes nothing; a binding
+     * with other devices takes the annotation's (Kubernetes is the durable truth).
      *
      * @return outcome true when the value changed
      */
     public Transition<NodeState, Boolean> observeBound(PodRef pod, PodAllocation allocation) {
         PodCharge.Bound bound = new PodCharge.Bound(allocation, pod.namespace(), pod.name());
-        if (bound.equals(charges.get(pod.uid()))) {
-            return Transition.unchanged(this, false);
+        if (charges.get(pod.uid()) instanceof PodCharge.Bound held && held.allocation().sameDevices(allocation)
+                && held.podNamespace().equals(bound.podNamespace()) && held.podName().equals(bound.podName())) {
+            return Transition.unchanged(this, false); // the decision's own binding, idx included
         }
         return withCharge(pod.uid(), bound, true, this);
     }

@@ -24,6 +24,9 @@ class NodeStateTest {
     private static final long NOW = 100;
     private static final PodAllocation A = slice("g0", 3000);
     private static final PodCharge.Bound A_BOUND = new PodCharge.Bound(A, NS, "pod-a");
+    /** A as the decision chose it: the device's index, which the pod devices annotation does not carry. */
+    private static final PodAllocation A_DECIDED =
+            new PodAllocation(List.of(List.of(new ContainerDevice(5, "g0", Vendor.NVIDIA, 3000, 0))), 0);
 
     private static PodCharge.Reserved reservedA(PodAllocation allocation, long deadline) {
         return new PodCharge.Reserved(allocation, deadline, NS, "pod-a");
@@ -33,6 +36,25 @@ class NodeStateTest {
      * The transition table of one pod ("a") on node n1 (one card g0 of 8000 MiB): state before, change at
      * {@link #NOW}, expected outcome, a's charge after, and whether the value changed.
      */
+    @Test
+    void sameDevicesComparesWhatTheAnnotationCarries() {
+        assertThat(A_DECIDED.sameDevices(A)).isTrue();
+        assertThat(A_DECIDED).isNotEqualTo(A);
+        assertThat(A.sameDevices(slice("g0", 3000, 10))).as("cores").isFalse();
+        assertThat(A.sameDevices(slice("g1", 3000))).as("uuid").isFalse();
+        assertThat(A.sameDevices(slice("g0", 2999))).as("memory").isFalse();
+        assertThat(A.sameDevices(new PodAllocation(A.containers(), 1))).as("init containers").isFalse();
+        assertThat(A.sameDevices(new PodAllocation(List.of(A.containers().get(0), List.of()), 0)))
+                .as("the decode's trailing empty container").isTrue();
+        assertThat(A.sameDevices(new PodAllocation(List.of(List.of(), A.containers().get(0)), 0)))
+                .as("another container").isFalse();
+        assertThat(A.sameDevices(new PodAllocation(List.of(A.containers().get(0), A.containers().get(0)), 0)))
+                .as("a second container's devices").isFalse();
+        assertThat(A.sameDevices(new PodAllocation(List.of(List.of(new ContainerDevice(0, "g0", "other", 3000, 0))),
+                0))).as("type").isFalse();
+        assertThat(A.sameDevices(null)).isFalse();
+    }
+
     static Stream<Arguments> podTransitions() {
         return Stream.of(
                 row("reserve on an empty node", oneCard(),
@@ -107,6 +129,12 @@ class NodeStateTest {
                         s -> s.observeBound(pod("a"), A), true, A_BOUND, true),
                 row("the informer's binding again changes nothing", node("n1").card("g0", 8000).bound("a", A).build(),
                         s -> s.observeBound(pod("a"), A), false, A_BOUND, false),
+                row("the informer's binding of the decided devices changes nothing (the annotation has no idx)",
+                        node("n1").card("g0", 8000).bound("a", A_DECIDED).build(),
+                        s -> s.observeBound(pod("a"), A), false, new PodCharge.Bound(A_DECIDED, NS, "pod-a"), false),
+                row("the informer's binding of other devices takes the annotation's",
+                        node("n1").card("g0", 8000).bound("a", slice("g0", 2000)).build(),
+                        s -> s.observeBound(pod("a"), A), true, A_BOUND, true),
                 row("the informer's binding is a fact: no capacity check",
                         node("n1").card("g0", 8000).bound("b", slice("g0", 8000)).build(),
                         s -> s.observeBound(pod("a"), A), true, A_BOUND, true),
