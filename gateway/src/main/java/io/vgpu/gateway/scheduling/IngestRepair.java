@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   the store says keys moved here (migration, promotion, lost partition) ──► resync those keys from the caches
  *   the informers have listed ({@link #listed}) ───────────────────────────► resync every owned key
  *   every {@value #REPAIR_EVERY_MILLIS} ms ─────────────────────────────────► resync every owned key
- *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node upserted again
+ *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node redelivered
  *   every {@value #AWAITING_EVERY_MILLIS} ms, once listed ──────────────────────► nodes awaiting their first
  *                                                                        registration: their pods charged, then them
  *   every {@value #PHANTOMS_EVERY_MILLIS} ms, once listed ─────────────────────► owned Bound charges no cached pod
@@ -37,7 +37,10 @@ public final class IngestRepair implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestRepair.class);
 
-    /** Every cached node upserted again: handshake expiry and registrations lost in flight. */
+    /**
+     * Every cached node delivered again: handshake expiry, and registrations lost in flight or skipped against an
+     * owned copy that lagged ({@link NodeRegistrations}: a redelivery always writes).
+     */
     static final long HANDSHAKE_EVERY_MILLIS = 15_000;
     /** A full resync of the owned keys: changes lost in flight (owner changes are resynced at once already). */
     static final long REPAIR_EVERY_MILLIS = 30_000;
@@ -73,7 +76,7 @@ public final class IngestRepair implements AutoCloseable {
         this.cache = cache;
         state.onResync(keys -> logged("resync of moved keys", ingest.resync(keys, cache)));
         this.handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
-                id -> cache.nodes().forEach(listeners::nodeUpserted));
+                id -> cache.nodes().forEach(listeners::nodeRedelivered));
         this.repairs = vertx.setPeriodic(REPAIR_EVERY_MILLIS, id -> resyncOwned());
         this.awaiting = vertx.setPeriodic(AWAITING_EVERY_MILLIS, id -> registerAwaiting());
         PhantomSweep sweep = new PhantomSweep(state, ingest.moves, cache);
@@ -90,8 +93,8 @@ public final class IngestRepair implements AutoCloseable {
      * @param state     the shared state (its resync trigger, its ownership)
      * @param ingest    the replica's ingest
      * @param cache     the informer caches it resyncs from
-     * @param listeners every informer listener of the replica ({@code ingest} among them): the periodic node upsert
-     *                  goes to all of them, as an informer resync would
+     * @param listeners every informer listener of the replica ({@code ingest} among them): the periodic node
+     *                  redelivery goes to all of them, as an informer resync would
      */
     public static IngestRepair start(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
                                      ClusterEvents listeners) {

@@ -11,8 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <pre>
  *   DRA-mode node ──────────────────────────────► removed (kube-scheduler allocates it from its ResourceSlice)
  *   no decodable register annotation ───────────► nothing (keep what is registered, as HAMi does)
- *   registered already ─────────────────────────► health: registered again (new inventory) or removed
+ *   registered already ─────────────────────────► health (judged on every delivery): unhealthy ⇒ removed;
+ *                                                 healthy ⇒ registered, unless an informer event finds it stored
+ *                                                 already (see "Unchanged" below): nothing
  *   not registered (absent, or charges only) ───► awaiting: registered by the next resync of the key, which
  *                                                 charges the key's cached bound pods first
  * </pre>
@@ -32,6 +36,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * node's event let {@code /filter} reserve capacity that a surviving pod still held, before its charge was stored
  * (an over-commit seen by the chaos run of 2026-12-02 right after the restart of every replica). A new node with
  * no pods waits one resync tick ({@link IngestRepair}), nothing more.
+ *
+ * <p>Unchanged: every decision's node lock and unlock is a node annotation change, so a node event, and each was a
+ * register entry processor (a partition-thread operation, the inventory serialized, a callback hop) that wrote
+ * nothing: about 9 per decision in the benchmark's hop probe (issue 14).
+ * <pre>
+ *   question                     answer
+ *   what does a skip change?     nothing: {@link NodeState#hasInventory} is the processor's own "writes nothing"
+ *                                test (devices in order, Fit annotations, pair scores, value equality)
+ *   is health still judged?      yes, before the skip, on every delivery: it keeps per-node memory (a count of GPUs
+ *                                that drops to 0 is unhealthy only against the remembered one) and stamps the
+ *                                handshake; it costs no store call, an API PATCH only when a stamp is due
+ *   the owned copy lags the key  it is fed by the map's events: a removal or another inventory this replica
+ *                                submitted a moment ago may not show yet (inventory A, event B registers B, event A
+ *                                finds the copy still at A). So our last write per node stays {@code unsettled}
+ *                                until an event finds it completed and shown (a failed one never settles: the next
+ *                                event writes again); no event skips while it is there
+ *   writes by others             (the key's earlier owner, a rebuilt state) and a reassertion lost in flight: the
+ *                                nets never skip: the resync of moved keys (at once), of every owned key (30 s) and
+ *                                the nodes' redelivery (15 s, {@link IngestRepair}) write whatever the copy shows
+ * </pre>
  */
 final class NodeRegistrations {
 
@@ -41,18 +65,33 @@ final class NodeRegistrations {
     private final NodeHealth health;
     /** Owned keys with a node event but no registration yet: their bound pods are charged first. */
     private final Set<String> awaiting = ConcurrentHashMap.newKeySet();
+    /**
+     * Per node, the registration or removal this replica submitted last, until an event finds it stored and shown by
+     * the owned copy (a node's entry stays while it is removed: a removal never shows as a registration).
+     */
+    private final Map<String, Write> unsettled = new ConcurrentHashMap<>();
 
     NodeRegistrations(ClusterState state, NodeHealth health) {
         this.state = state;
         this.health = health;
     }
 
+    /** An informer's node event for an owned key (see the class comment): an unchanged node writes nothing. */
+    void upserted(NodeObservation node) {
+        upserted(node, false, false);
+    }
+
     /**
-     * An informer's node event for an owned key (see the class comment).
+     * A net's delivery of an owned node (a resync, the periodic redelivery): as an event, except that a healthy
+     * registered node is registered even when the owned copy shows it already.
      *
      * @param chargesStored whether the key's cached bound pods are charged already (the end of a resync)
      */
-    void upserted(NodeObservation node, boolean chargesStored) {
+    void reasserted(NodeObservation node, boolean chargesStored) {
+        upserted(node, chargesStored, true);
+    }
+
+    private void upserted(NodeObservation node, boolean chargesStored, boolean force) {
         if (node.draMode()) {
             // DRA mode (DESIGN.md §8): kube-scheduler allocates this node's GPUs from its ResourceSlice; a register
             // annotation left from device-plugin mode must not sell them a second time
@@ -60,7 +99,7 @@ final class NodeRegistrations {
             if (state.nodeState(node.name()) != null) {
                 LOG.info("node {} is in DRA mode ({}={}): not eligible for the extender", node.name(),
                         DraNames.MODE_LABEL, DraNames.MODE_DRA);
-                logFailure("remove node " + node.name(), state.removeNode(node.name()));
+                remove(node.name());
             }
             return;
         }
@@ -79,16 +118,51 @@ final class NodeRegistrations {
             if (e == null && Boolean.FALSE.equals(healthy)) {
                 LOG.info("node {} is unhealthy (handshake expired, no allocatable GPUs): devices withdrawn",
                         node.name());
-                logFailure("remove node " + node.name(), state.removeNode(node.name()));
-            } else {
+                remove(node.name());
+            } else if (!stored(inventory.get())) {
+                register(inventory.get());
+            } else if (force) {
+                // not remembered (or the redelivery kept every node's inventory here): if it changes the key at
+                // all, it makes it what the owned copy shows
                 logFailure("register node " + node.name(), state.registerNode(inventory.get()));
             }
         });
     }
 
-    /** The node was deleted: nothing waits for it any more. */
+    /**
+     * Whether the key holds {@code inventory} as far as this replica can tell: the owned copy shows it and no write of
+     * ours is unsettled (one that completed and that the copy shows settles here).
+     */
+    private boolean stored(NodeInventory inventory) {
+        NodeState current = state.nodeState(inventory.name());
+        if (current == null || !current.hasInventory(inventory)) {
+            return false;
+        }
+        Write last = unsettled.get(inventory.name());
+        return last == null || (last.settledAs(inventory) && unsettled.remove(inventory.name(), last));
+    }
+
+    private void register(NodeInventory inventory) {
+        CompletionStage<Boolean> stage = state.registerNode(inventory);
+        unsettled.put(inventory.name(), new Write(inventory, stage.toCompletableFuture()));
+        logFailure("register node " + inventory.name(), stage);
+    }
+
+    private void remove(String node) {
+        CompletionStage<Boolean> stage = state.removeNode(node);
+        unsettled.put(node, new Write(null, stage.toCompletableFuture()));
+        logFailure("remove node " + node, stage);
+    }
+
+    /** The node was deleted: its key goes (if owned), and what was remembered of it. */
     void deleted(String node) {
+        health.forget(node);
         awaiting.remove(node);
+        // not remembered as a removal: a deleted node would keep its entry for good
+        unsettled.remove(node);
+        if (state.ownsNode(node)) {
+            logFailure("remove node " + node, state.removeNode(node));
+        }
     }
 
     /** Takes the keys awaiting their first registration (empty: none); a resync of them registers them. */
@@ -107,5 +181,18 @@ final class NodeRegistrations {
                 LOG.warn("ingest: {} failed: {}", what, e.toString());
             }
         });
+    }
+
+    /**
+     * A write this replica submitted: a registration, or a removal ({@code inventory} null).
+     *
+     * @param stored completes when the key holds it
+     */
+    private record Write(NodeInventory inventory, CompletableFuture<?> stored) {
+
+        /** Stored, and the owned copy shows {@code shown}: the same registration. */
+        boolean settledAs(NodeInventory shown) {
+            return shown.equals(inventory) && stored.isDone() && !stored.isCompletedExceptionally();
+        }
     }
 }

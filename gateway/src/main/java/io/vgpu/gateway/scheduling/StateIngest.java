@@ -31,11 +31,11 @@ import java.util.function.Predicate;
  * only for node keys this replica owns, so N replicas do not write N times.
  * <ul>
  *   <li>node upsert: {@link NodeRegistrations} (register its devices from {@code hami.io/node-nvidia-register};
- *       a node not registered yet only once its bound pods are charged, by {@link #registerAwaiting}; a node
- *       labelled {@code vgpu.io/mode=dra} is forgotten); every node event (owned or not) goes to
- *       {@link NodeLocks#observed}, which releases the shared lock when the node's {@code hami.io/mutex.lock}
- *       annotation is gone;</li>
- *   <li>node delete: forget the node;</li>
+ *       a node not registered yet only once its bound pods are charged, by {@link #registerAwaiting}; an unchanged
+ *       one not again, unless a net redelivers it; a node labelled {@code vgpu.io/mode=dra} is forgotten); every
+ *       node event (owned or not) goes to {@link NodeLocks#observed}, which releases the shared lock when the
+ *       node's {@code hami.io/mutex.lock} annotation is gone;</li>
+ *   <li>node delete: forget the node ({@link NodeRegistrations#deleted});</li>
  *   <li>pod add/update: a pod with {@code spec.nodeName} or a {@code bind-phase} is charged as Bound
  *       (filter annotations alone never charge) on its {@code hami.io/vgpu-node}, and only there: a pod whose
  *       node moved has its older charge released, and a late observation of a pod released meanwhile charges
@@ -67,8 +67,6 @@ public final class StateIngest implements ClusterEvents {
     static final int DEFAULT_IN_FLIGHT = 512;
 
     private final ClusterState state;
-    private final NodeHealth health;
-    private final PodWriter pods;
     /** One charge per pod UID: a pod whose node moved is charged on its new node only (also the phantom sweep's). */
     final ChargeMoves moves;
     /** Pod charges and releases go through it, in event order. */
@@ -92,8 +90,6 @@ public final class StateIngest implements ClusterEvents {
     /** As above, with at most {@code inFlight} pod changes submitted to the store at once (at least 1). */
     StateIngest(ClusterState state, NodeHealth health, PodWriter pods, NodeLocks locks, int inFlight) {
         this.state = state;
-        this.health = health;
-        this.pods = pods;
         this.locks = locks;
         this.moves = new ChargeMoves(state, pods);
         this.window = new IngestWindow(inFlight);
@@ -106,18 +102,24 @@ public final class StateIngest implements ClusterEvents {
         boolean owned = state.ownsNode(node.name());
         locks.observed(node, owned);
         if (owned) {
-            registrations.upserted(node, false);
+            registrations.upserted(node);
+        }
+    }
+
+    /** As {@link #nodeUpserted}, except that its registration is written even when unchanged (a net's delivery). */
+    @Override
+    public void nodeRedelivered(NodeObservation node) {
+        boolean owned = state.ownsNode(node.name());
+        locks.observed(node, owned);
+        if (owned) {
+            registrations.reasserted(node, false);
         }
     }
 
     @Override
     public void nodeDeleted(NodeObservation lastKnown) {
         locks.forget(lastKnown.name());
-        health.forget(lastKnown.name());
         registrations.deleted(lastKnown.name());
-        if (state.ownsNode(lastKnown.name())) {
-            logFailure("remove node " + lastKnown.name(), state.removeNode(lastKnown.name()));
-        }
     }
 
     @Override
@@ -179,7 +181,7 @@ public final class StateIngest implements ClusterEvents {
                 })));
         charged.add(settled(releaseVanished(keys, cache)));
         return CompletableFuture.allOf(charged.toArray(CompletableFuture[]::new))
-                .thenRun(() -> nodes.values().forEach(n -> registrations.upserted(n, !uncharged.contains(n.name()))));
+                .thenRun(() -> nodes.values().forEach(n -> registrations.reasserted(n, !uncharged.contains(n.name()))));
     }
 
     /**
@@ -203,11 +205,7 @@ public final class StateIngest implements ClusterEvents {
         state.nodes().forEach(v -> nodes.add(v.name()));
         cache.nodes().forEach(n -> nodes.add(n.name()));
         List<CompletableFuture<?>> releases = new ArrayList<>();
-        for (String node : nodes) {
-            if (keys.test(node)) {
-                releases.add(settled(moves.releaseVanished(node, cachedNodes)));
-            }
-        }
+        nodes.stream().filter(keys).forEach(node -> releases.add(settled(moves.releaseVanished(node, cachedNodes))));
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
 
@@ -264,8 +262,7 @@ public final class StateIngest implements ClusterEvents {
     public void podDeleted(ObservedPod lastKnown) {
         String node = Recorded.chargedNode(lastKnown.spec());
         if (node != null && state.ownsNode(node)) {
-            String uid = lastKnown.spec().uid();
-            logFailure("release " + lastKnown.key(), window.submit(() -> state.release(node, uid)));
+            logFailure("release " + lastKnown.key(), window.submit(() -> state.release(node, lastKnown.spec().uid())));
         }
     }
 

@@ -11,11 +11,13 @@ import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.testing.InMemoryClusterState;
 import io.vgpu.state.codec.HamiAnnotations;
+import io.vgpu.state.codec.NodeLockCodec;
 import io.vgpu.state.codec.NodeRegisterCodec;
 import io.vgpu.state.codec.PodDevicesCodec;
 import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.GpuDevice;
+import io.vgpu.state.model.NodeState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
@@ -25,16 +27,21 @@ import io.vgpu.testsupport.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.gateway.testflow.TestFlow.finish;
@@ -51,6 +58,8 @@ class NodeRegistrationsTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     private static final GpuDevice GPU = GpuFixtures.card("GPU-0").memMiB(8000).type("NVIDIA A100").build();
+    /** A decision's node lock annotation. */
+    private static final String LOCK = NodeLockCodec.value(CLOCK.instant(), ZoneOffset.UTC, "ns", "pod-a");
 
     private final InMemoryClusterState state = new InMemoryClusterState();
     private final List<String> calls = new CopyOnWriteArrayList<>();
@@ -138,6 +147,131 @@ class NodeRegistrationsTest {
             repair.close();
             assertThat(repair.ingested()).isTrue();
         });
+    }
+
+    @Test
+    void anUnchangedHealthyNodeIsJudgedOnEveryEventButNotRegisteredAgain() {
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+        AtomicInteger judged = new AtomicInteger();
+        StateIngest judging = ingest(recording, new AtomicBoolean(true), judged);
+
+        judging.nodeUpserted(n1(8000, LOCK));  // a decision locks the node
+        judging.nodeUpserted(n1(8000, null));  // and unlocks it
+
+        assertThat(judged).as("health judged on each event").hasValue(2);
+        assertThat(count("registerNode")).as("the entry processor would have written nothing").isZero();
+        assertThat(state.nodeState("n1").registered()).isTrue();
+    }
+
+    @Test
+    void aChangedInventoryIsRegisteredAtOnceAndThenNotAgain() {
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+
+        ingest.nodeUpserted(n1(16000, null));
+        assertThat(count("registerNode")).isEqualTo(1);
+        assertThat(state.nodeState("n1").devices().get(0).devmem()).isEqualTo(16000);
+        ingest.nodeUpserted(n1(16000, LOCK));
+        ingest.nodeUpserted(n1(16000, null));
+
+        assertThat(count("registerNode")).as("its own registration shown by the owned copy: settled").isEqualTo(1);
+    }
+
+    @Test
+    void anUnhealthyNodeIsRemovedThoughItsInventoryIsUnchanged() {
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+
+        ingest(recording, new AtomicBoolean(false), new AtomicInteger()).nodeUpserted(n1(8000, LOCK));
+
+        assertThat(count("removeNode")).isEqualTo(1);
+        assertThat(state.node("n1")).isNull();
+    }
+
+    @Test
+    void theNetsRegisterAnUnchangedNodeAnyway(VertxTestContext ctx) {
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+
+        // the periodic redelivery goes through the replica's fan-out (IngestRepair)
+        ClusterEvents.fanOut(List.of(ingest)).nodeRedelivered(n1(8000, null));
+        assertThat(count("registerNode")).as("redelivered").isEqualTo(1);
+        finish(ctx, step(ingest.resync(name -> true, new ListedCache(List.of(n1(8000, null)), List.of()))),
+                resynced -> assertThat(count("registerNode")).as("and resynced").isEqualTo(2));
+    }
+
+    @Test
+    void anOwnedCopyThatLagsNeverHidesTheLatestInventory() {
+        Map<String, NodeState> copy = new ConcurrentHashMap<>();
+        StateIngest lagging = ingest(StateIngestTest.recording(laggingCopy(state, copy), calls), new AtomicBoolean(true),
+                new AtomicInteger());
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+        copy.put("n1", state.nodeState("n1"));
+
+        lagging.nodeUpserted(n1(16000, null));  // the copy does not show it yet
+        lagging.nodeUpserted(n1(8000, null));   // back: the copy shows 8000 still, the key holds 16000
+
+        assertThat(count("registerNode")).isEqualTo(2);
+        assertThat(state.nodeState("n1").devices().get(0).devmem()).as("the key").isEqualTo(8000);
+        copy.put("n1", state.nodeState("n1"));
+        lagging.nodeUpserted(n1(8000, LOCK));
+        assertThat(count("registerNode")).as("once the copy has caught up: skipped").isEqualTo(2);
+    }
+
+    @Test
+    void aNodeRemovedAMomentAgoIsRegisteredAgainWhileTheOwnedCopyStillShowsIt() {
+        Map<String, NodeState> copy = new ConcurrentHashMap<>();
+        AtomicBoolean healthy = new AtomicBoolean(false);
+        StateIngest lagging = ingest(StateIngestTest.recording(laggingCopy(state, copy), calls), healthy,
+                new AtomicInteger());
+        state.registerNode(Recorded.inventory(n1(8000, null)).orElseThrow());
+        copy.put("n1", state.nodeState("n1"));
+
+        lagging.nodeUpserted(n1(8000, null));  // unhealthy: removed (the copy still shows it registered)
+        healthy.set(true);
+        lagging.nodeUpserted(n1(8000, LOCK));
+
+        assertThat(calls).containsSubsequence("removeNode", "registerNode");
+        assertThat(state.nodeState("n1").registered()).isTrue();
+    }
+
+    private long count(String call) {
+        return calls.stream().filter(call::equals).count();
+    }
+
+    /** Ingest over {@code target} whose health answers {@code healthy}; each judgement counted in {@code judged}. */
+    private StateIngest ingest(ClusterState target, AtomicBoolean healthy, AtomicInteger judged) {
+        NodeHealth health = node -> {
+            judged.incrementAndGet();
+            return CompletableFuture.completedFuture(healthy.get());
+        };
+        return new StateIngest(target, health, api, LockFixtures.observing(target, CLOCK));
+    }
+
+    /**
+     * The state, except that its owned copy ({@link ClusterState#nodeState}) shows what {@code copy} holds: what the
+     * test put there last (the map's events trail the key under load).
+     */
+    private static ClusterState laggingCopy(ClusterState target, Map<String, NodeState> copy) {
+        return (ClusterState) Proxy.newProxyInstance(NodeRegistrationsTest.class.getClassLoader(),
+                new Class<?>[] {ClusterState.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("nodeState")) {
+                        return copy.get((String) args[0]);
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** Node n1 with one card of {@code memMiB}, locked by a decision ({@link #LOCK}) or not ({@code null}). */
+    private static NodeObservation n1(int memMiB, String lock) {
+        Map<String, String> annotations = new HashMap<>();
+        annotations.put(HamiAnnotations.NODE_NVIDIA_REGISTER, NodeRegisterCodec.encode(List.of(
+                GpuFixtures.card("GPU-0").memMiB(memMiB).type("NVIDIA A100").build())));
+        if (lock != null) {
+            annotations.put(HamiAnnotations.NODE_LOCK, lock);
+        }
+        return new NodeObservation("n1", annotations, 1, lock == null ? "1" : "2");
     }
 
     private CompletionStage<ReserveOutcome> reserve(String pod, int memMiB) {

@@ -123,9 +123,22 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
         if (!inventory.name().equals(name)) {
             throw new IllegalArgumentException("inventory of " + inventory.name() + " registered on node " + name);
         }
-        NodeState next = new NodeState(name, true, inventory.devices(), inventory.annotations(),
-                inventory.pairScores(), charges, lock, version);
-        return next.equals(this) ? Transition.unchanged(this, false) : Transition.to(next, true);
+        if (hasInventory(inventory)) {
+            return Transition.unchanged(this, false);
+        }
+        return Transition.to(new NodeState(name, true, inventory.devices(), inventory.annotations(),
+                inventory.pairScores(), charges, lock, version), true);
+    }
+
+    /**
+     * Whether {@link #register registering} {@code inventory} would change nothing: the node is registered with
+     * equal devices (in order), Fit annotations and pair scores (value equality, as for every other field). The one
+     * definition of "unchanged" shared by the transition and by callers that skip submitting it (the gateway's
+     * ingest).
+     */
+    public boolean hasInventory(NodeInventory inventory) {
+        return registered && name.equals(inventory.name()) && devices.equals(inventory.devices())
+                && annotations.equals(inventory.annotations()) && pairScores.equals(inventory.pairScores());
     }
 
     /**

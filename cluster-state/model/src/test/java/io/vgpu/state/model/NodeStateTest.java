@@ -319,6 +319,45 @@ class NodeStateTest {
         assertThat(t.next().register(bigger).changed()).isFalse();
     }
 
+    /** Inventories next to n1's (cards g0, g1 in that order; a cordon annotation; one pair score). */
+    static Stream<Arguments> inventoriesBesideTheRegisteredOne() {
+        GpuDevice g0 = NodeStateFixtures.gpu("g0", 8000, true);
+        GpuDevice g1 = NodeStateFixtures.gpu("g1", 8000, true);
+        Map<String, String> cordon = Map.of("hami.io/device-cordon", "x");
+        Map<String, Map<String, Integer>> scores = Map.of("g0", Map.of("g1", 100));
+        return Stream.of(
+                arguments("equal (fresh copies)", new NodeInventory("n1", List.of(
+                        NodeStateFixtures.gpu("g0", 8000, true), NodeStateFixtures.gpu("g1", 8000, true)),
+                        Map.of("hami.io/device-cordon", "x"), Map.of("g0", Map.of("g1", 100))), true),
+                arguments("cards in another order", new NodeInventory("n1", List.of(g1, g0), cordon, scores), false),
+                arguments("a card unhealthy", new NodeInventory("n1", List.of(g0,
+                        NodeStateFixtures.gpu("g1", 8000, false)), cordon, scores), false),
+                arguments("a card less", new NodeInventory("n1", List.of(g0), cordon, scores), false),
+                arguments("no cordon", new NodeInventory("n1", List.of(g0, g1), Map.of(), scores), false),
+                arguments("another pair score", new NodeInventory("n1", List.of(g0, g1), cordon,
+                        Map.of("g0", Map.of("g1", 50))), false));
+    }
+
+    @ParameterizedTest(name = "{0}: hasInventory {2}, and registering it changes the value iff not")
+    @MethodSource("inventoriesBesideTheRegisteredOne")
+    void hasInventoryIsExactlyWhenRegisteringChangesNothing(String name, NodeInventory inventory, boolean has) {
+        NodeState registered = NodeState.absent("n1").register(new NodeInventory("n1", List.of(
+                NodeStateFixtures.gpu("g0", 8000, true), NodeStateFixtures.gpu("g1", 8000, true)),
+                Map.of("hami.io/device-cordon", "x"), Map.of("g0", Map.of("g1", 100)))).next()
+                .lockNode(NS, "pod-a", NOW, 1).next();
+
+        assertThat(registered.hasInventory(inventory)).isEqualTo(has);
+        assertThat(registered.register(inventory).changed()).isEqualTo(!has);
+    }
+
+    @Test
+    void anUnregisteredNodeHasNoInventoryEvenAnEmptyOne() {
+        NodeInventory empty = new NodeInventory("n1", List.of(), Map.of(), Map.of());
+
+        assertThat(NodeState.absent("n1").hasInventory(empty)).isFalse();
+        assertThat(NodeState.absent("n1").register(empty).changed()).isTrue();
+    }
+
     @Test
     void registeringAnotherNodesInventoryIsAProgrammingError() {
         NodeInventory other = new NodeInventory("n2", List.of(), Map.of(), Map.of());

@@ -25,6 +25,16 @@ public interface ClusterEvents {
     default void nodeUpserted(NodeObservation node) {
     }
 
+    /**
+     * A cached node delivered again by a periodic net ({@code IngestRepair}), not by a watch: nothing need have
+     * changed. Listeners that skip work for a node whose stored copy already matches must do it here anyway, since
+     * that copy may be wrong (a write lost in flight, a copy that lags the store). By default, as
+     * {@link #nodeUpserted}.
+     */
+    default void nodeRedelivered(NodeObservation node) {
+        nodeUpserted(node);
+    }
+
     /** A node was deleted (or left the node label selection). {@code lastKnown} is the last observation. */
     default void nodeDeleted(NodeObservation lastKnown) {
     }
@@ -59,6 +69,11 @@ public interface ClusterEvents {
             @Override
             public void nodeUpserted(NodeObservation node) {
                 all.forEach(l -> l.nodeUpserted(node));
+            }
+
+            @Override
+            public void nodeRedelivered(NodeObservation node) {
+                all.forEach(l -> l.nodeRedelivered(node));
             }
 
             @Override
