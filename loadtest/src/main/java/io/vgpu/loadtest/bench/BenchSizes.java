@@ -33,10 +33,15 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
                   Duration heapLimit, int densityNodes, List<Integer> densities, int densityReplicas,
                   List<String> forkJvm, int heapReplicas) {
 
-    /** The documented run (docs/benchmarks.md). */
+    /**
+     * The documented run (docs/benchmarks.md). Each row starts cold JVMs: a cycle row warms up for 90 s (with 5 s,
+     * then 45 s, three replicas on 2 cores were still compiling in the window, their JIT threads up to half of their
+     * CPU; each row reports that part, {@code jitCpuMillisPerDecision}) and measures 30 s, one full round of every
+     * replica's 15 s and 30 s nets, which a 10 s window caught or missed by chance.
+     */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
-            new ExtenderLoad.Timing(Duration.ofSeconds(8), Duration.ofSeconds(12)), 500,
-            new ExtenderLoad.Timing(Duration.ofSeconds(5), Duration.ofSeconds(10)), List.of(1, 3), List.of(1, 3),
+            new ExtenderLoad.Timing(Duration.ofSeconds(20), Duration.ofSeconds(12)), 500,
+            new ExtenderLoad.Timing(Duration.ofSeconds(90), Duration.ofSeconds(30)), List.of(1, 3), List.of(1, 3),
             List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4), 500, List.of(10, 100), 3,
             List.of(), 3);
 
@@ -68,6 +73,14 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
     BenchSizes withWarmup(Duration warmup) {
         return new BenchSizes(filterNodes, new ExtenderLoad.Timing(warmup, filterTiming.measure()), cycleNodes,
                 new ExtenderLoad.Timing(warmup, cycleTiming.measure()), replicas, streams, delaysMillis, mockNodes,
+                mockReplicas, heapNodes, heapPods, heapLimit, densityNodes, densities, densityReplicas, forkJvm,
+                heapReplicas);
+    }
+
+    /** These sizes with every row's measured window set to {@code window}. */
+    BenchSizes withWindow(Duration window) {
+        return new BenchSizes(filterNodes, new ExtenderLoad.Timing(filterTiming.warmup(), window), cycleNodes,
+                new ExtenderLoad.Timing(cycleTiming.warmup(), window), replicas, streams, delaysMillis, mockNodes,
                 mockReplicas, heapNodes, heapPods, heapLimit, densityNodes, densities, densityReplicas, forkJvm,
                 heapReplicas);
     }

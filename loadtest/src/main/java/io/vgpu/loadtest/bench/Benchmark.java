@@ -104,6 +104,9 @@ public final class Benchmark {
         if (parsed.warmup() != null) {
             sizes = sizes.withWarmup(parsed.warmup());
         }
+        if (parsed.window() != null) {
+            sizes = sizes.withWindow(parsed.window());
+        }
         if (!parsed.delays().isEmpty()) {
             sizes = sizes.withDelays(parsed.delays());
         }
@@ -300,13 +303,17 @@ public final class Benchmark {
                              String sinkWords) throws Exception {
         ExtenderLoad.Timing timing = sizes.cycleTiming();
         long[] cpu = {-1, -1};
+        long[] jit = {-1, -1};
         http.vertx().setTimer(Math.max(1, timing.warmup().toMillis()), t -> {
             cpu[0] = d.cpuTicks().orElse(-1);
+            jit[0] = d.jitTicks().orElse(-1);
             sendQuietly(d::fanOutStart);
             sendQuietly(d::hopsStart);
         });
-        http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> cpu[1] = d.cpuTicks()
-                .orElse(-1));
+        http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> {
+            cpu[1] = d.cpuTicks().orElse(-1);
+            jit[1] = d.jitTicks().orElse(-1);
+        });
         Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas + " replica(s), K="
                         + streams + ", device plugin " + delayMillis + " ms, " + nodePolicy + ", " + sinkWords
                         + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node"),
@@ -317,9 +324,13 @@ public final class Benchmark {
         double bytesPerSecond = eventsPerSecond * fanOut[1];
         double cpuPerDecision = cpu[0] < 0 || cpu[1] < 0 ? Double.NaN
                 : ProcCpu.millisPerDecision(cpu[0], cpu[1], row.ok());
+        double jitPerDecision = jit[0] < 0 || jit[1] < 0 ? Double.NaN
+                : ProcCpu.millisPerDecision(jit[0], jit[1], row.ok());
         return row.with("replicas", replicas).with("devicePluginMillis", delayMillis).with("nodePolicy", nodePolicy)
                 .with("cpuMillisPerDecision", Double.isNaN(cpuPerDecision) ? null : round(cpuPerDecision))
                 .with("cpuSource", "/proc/<pid>/stat utime+stime of every replica JVM, window start to end")
+                // of which the JIT compiler threads (/proc/<pid>/task/*/stat): warm-up still running in the window
+                .with("jitCpuMillisPerDecision", Double.isNaN(jitPerDecision) ? null : round(jitPerDecision))
                 .with("fanOutEventsPerSecond", round(eventsPerSecond))
                 .with("fanOutMeanEventBytes", round(fanOut[1]))
                 .with("fanOutBytesPerSecondPerReplica", round(bytesPerSecond))
@@ -458,22 +469,26 @@ public final class Benchmark {
      * @param filterNodes cluster sizes of the filter rows instead of the default ones (empty: the default)
      * @param replicaJvm  the JVM options of each replica's process
      * @param warmup      every row's warm-up instead of the default one, or null
+     * @param window      every row's measured window instead of the default one, or null
      * @param delays      the device-plugin delays of the cycle rows instead of the default ones (empty: the default)
      */
     record BenchArgs(boolean help, boolean smoke, boolean small, Path out, Path markdown, List<String> only,
                      List<Integer> filterNodes, List<String> replicaJvm, Duration warmup,
-                     List<Long> delays) {
+                     Duration window, List<Long> delays) {
 
         static final String USAGE = """
                 Benchmark [--smoke | --small] [--only PARTS] [--filter-nodes N,...] [--replica-jvm OPTION,...]
-                          [--warmup SECONDS] [--delays MS,...] [--out FILE] [--markdown FILE]
+                          [--warmup SECONDS] [--window SECONDS] [--delays MS,...] [--out FILE]
+                          [--markdown FILE]
                   parts: filter, cycle, fanout, binpack, mock, heap (default: all)
                   --smoke        CI sizes: every part, tiny, about a second each
                   --small        every row the targets need at small sizes, a few minutes (not the record)
                   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
                   --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated (a comma
                                  not followed by '-' stays inside its option) (default %s)
-                  --warmup       every row's warm-up in seconds (default 8 s per /filter row, 5 s per cycle row)
+                  --warmup       every row's warm-up in seconds (default 20 s per /filter row, 90 s per cycle row)
+                  --window       every row's measured window in seconds (default 12 s per /filter row, 30 s per
+                                 cycle row: one full round of the replicas' 15 s and 30 s nets)
                   --delays       device-plugin delays of the cycle rows in ms (default 0,200)
                   --out          benchmark.json (default loadtest/target/benchmark.json)
                   --markdown     the tables of docs/benchmarks.md
@@ -497,6 +512,7 @@ public final class Benchmark {
             List<Integer> filterNodes = List.of();
             List<String> replicaJvm = Benchmark.REPLICA_JVM;
             Duration warmup = null;
+            Duration window = null;
             List<Long> delays = List.of();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -512,12 +528,14 @@ public final class Benchmark {
                     // (-XX:StartFlightRecording=filename=f.jfr,settings=profile)
                     case "--replica-jvm" -> replicaJvm = List.of(args[++i].trim().split(",(?=-)"));
                     case "--warmup" -> warmup = Duration.ofSeconds(Long.parseLong(args[++i]));
+                    case "--window" -> window = Duration.ofSeconds(Long.parseLong(args[++i]));
                     case "--delays" -> delays = java.util.Arrays.stream(args[++i].split(","))
                             .map(Long::valueOf).toList();
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "\n" + USAGE);
                 }
             }
-            return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm, warmup, delays);
+            return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm, warmup, window,
+                    delays);
         }
     }
 }

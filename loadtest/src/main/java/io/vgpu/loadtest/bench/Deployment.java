@@ -160,6 +160,11 @@ final class Deployment implements AutoCloseable {
         return ProcCpu.readAll(replicas.stream().map(ReplicaProcess::pid).toList());
     }
 
+    /** CPU ticks of every replica process's JIT compiler threads so far, summed ({@link ProcCpu#readJit}). */
+    OptionalLong jitTicks() {
+        return ProcCpu.readAllJit(replicas.stream().map(ReplicaProcess::pid).toList());
+    }
+
     /** Every replica starts counting its hops afresh ({@link HopTimes}). */
     void hopsStart() throws IOException {
         for (ReplicaProcess r : replicas) {

@@ -68,6 +68,60 @@ final class ProcCpu {
     }
 
     /**
+     * Whether a {@code /proc/<pid>/task/<tid>/stat} line is one of HotSpot's JIT compiler threads ("C1
+     * CompilerThread0", "C2 CompilerThread1": the kernel keeps 15 characters of a thread's name, "C2 CompilerThre").
+     */
+    static boolean jitThread(String statLine) {
+        int open = statLine.indexOf('(');
+        int close = statLine.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            return false;
+        }
+        String name = statLine.substring(open + 1, close);
+        return name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler");
+    }
+
+    /**
+     * The CPU ticks of the process's JIT compiler threads so far, or empty when it cannot be read. Why: on 2 cores
+     * three replica JVMs are still compiling well after the warm-up (a replica's JFR recording of the r3 row, 45 s in:
+     * the C2 compiler thread its busiest thread), and that is warm-up, not a decision's cost. HotSpot starts and
+     * stops compiler threads as its queue grows and shrinks: the ticks of one that ended within the window leave
+     * with it, so a window's figure is a lower bound.
+     */
+    static OptionalLong readJit(long pid) {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            long sum = 0;
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String line;
+                try {
+                    line = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                if (jitThread(line)) {
+                    sum += ticks(line);
+                }
+            }
+            return OptionalLong.of(sum);
+        } catch (IOException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The summed JIT ticks of the processes ({@link #readJit}); empty when one cannot be read. */
+    static OptionalLong readAllJit(List<Long> pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            OptionalLong t = readJit(pid);
+            if (t.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            sum += t.getAsLong();
+        }
+        return OptionalLong.of(sum);
+    }
+
+    /**
      * Milliseconds of CPU per decision between two readings.
      *
      * @return {@code NaN} when there were no decisions or the counters went backwards (a process restarted)

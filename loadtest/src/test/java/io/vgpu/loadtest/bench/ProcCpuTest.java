@@ -41,6 +41,25 @@ class ProcCpuTest {
     }
 
     @Test
+    void tellsTheJitCompilerThreadsByTheirCutName() {
+        assertThat(ProcCpu.jitThread("48230 (C2 CompilerThre) S 48170 " + JAVA.substring(JAVA.indexOf(") S ") + 4)))
+                .isTrue();
+        assertThat(ProcCpu.jitThread("48231 (C1 CompilerThre) S 1 2 3")).isTrue();
+        assertThat(ProcCpu.jitThread(JAVA)).isFalse();
+        assertThat(ProcCpu.jitThread("48232 (vert.x-eventloo) S 1 2 3")).isFalse();
+        assertThat(ProcCpu.jitThread("no name")).isFalse();
+    }
+
+    @Test
+    void readsThisProcessesJitThreads() {
+        // this JVM compiles (the test runs with the JIT on): its compiler threads are found, and count no more than all
+        long pid = ProcessHandle.current().pid();
+        assertThat(ProcCpu.readJit(pid)).isPresent();
+        assertThat(ProcCpu.readJit(pid).getAsLong()).isLessThanOrEqualTo(ProcCpu.read(pid).getAsLong());
+        assertThat(ProcCpu.readAllJit(java.util.List.of(pid, Long.MAX_VALUE))).isEmpty();
+    }
+
+    @Test
     void readsThisProcess() {
         assertThat(ProcCpu.read(ProcessHandle.current().pid())).isPresent();
         assertThat(ProcCpu.readAll(java.util.List.of(ProcessHandle.current().pid(), Long.MAX_VALUE))).isEmpty();
