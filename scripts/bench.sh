@@ -25,8 +25,8 @@ Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpac
   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
   --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated; a comma not followed by '-'
                  stays inside its option, e.g. -Xmx1g,-XX:StartFlightRecording=filename=/tmp/r.jfr,settings=profile
-  --warmup       every row's warm-up in seconds (default 20 per /filter row, 90 per cycle row: cold JVMs)
-  --window       every row's measured window in seconds (default 12 per /filter row, 30 per cycle row)
+  --warmup       every row's warm-up in seconds (default 20 per /filter row, 40 per cycle row: cold JVMs)
+  --window       every row's measured window in seconds (default 12 per /filter row, 20 per cycle row)
   --delays       the cycle rows' device-plugin delays in ms (default 0,200)
 Run it on a quiet machine: the JSON records the load average at the start and at the end.
 USAGE

@@ -34,14 +34,15 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
                   List<String> forkJvm, int heapReplicas) {
 
     /**
-     * The documented run (docs/benchmarks.md). Each row starts cold JVMs: a cycle row warms up for 90 s (with 5 s,
-     * then 45 s, three replicas on 2 cores were still compiling in the window, their JIT threads up to half of their
-     * CPU; each row reports that part, {@code jitCpuMillisPerDecision}) and measures 30 s, one full round of every
-     * replica's 15 s and 30 s nets, which a 10 s window caught or missed by chance.
+     * The documented run (docs/benchmarks.md). Each row starts cold JVMs: a cycle row warms up for 40 s (after 5 s,
+     * and still after 45 s, three replicas on 2 cores were compiling in the window, their JIT threads about half of
+     * their CPU; each row reports that part, {@code jitCpuMillisPerDecision}) and measures 20 s. Longer does not fit:
+     * the pods of a cycle row stay placed, and 500 nodes hold about 31,000 of them (one replica at K = 3 places
+     * about 460 a second).
      */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(20), Duration.ofSeconds(12)), 500,
-            new ExtenderLoad.Timing(Duration.ofSeconds(90), Duration.ofSeconds(30)), List.of(1, 3), List.of(1, 3),
+            new ExtenderLoad.Timing(Duration.ofSeconds(40), Duration.ofSeconds(20)), List.of(1, 3), List.of(1, 3),
             List.of(0L, 200L), 100, List.of(1, 3), 10_000, 200_000, Duration.ofMinutes(4), 500, List.of(10, 100), 3,
             List.of(), 3);
 

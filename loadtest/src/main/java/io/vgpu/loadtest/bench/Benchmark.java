@@ -486,9 +486,9 @@ public final class Benchmark {
                   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
                   --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated (a comma
                                  not followed by '-' stays inside its option) (default %s)
-                  --warmup       every row's warm-up in seconds (default 20 s per /filter row, 90 s per cycle row)
-                  --window       every row's measured window in seconds (default 12 s per /filter row, 30 s per
-                                 cycle row: one full round of the replicas' 15 s and 30 s nets)
+                  --warmup       every row's warm-up in seconds (default 20 s per /filter row, 40 s per cycle row)
+                  --window       every row's measured window in seconds (default 12 s per /filter row, 20 s per
+                                 cycle row; a cycle row's pods stay placed: 500 nodes hold about 31,000)
                   --delays       device-plugin delays of the cycle rows in ms (default 0,200)
                   --out          benchmark.json (default loadtest/target/benchmark.json)
                   --markdown     the tables of docs/benchmarks.md
