@@ -88,6 +88,21 @@ class TargetsTest {
     }
 
     @Test
+    void theCpuRatioIsJudgedOnTheWholeCpuAndShowsTheJitFreePartBeside() {
+        List<Row> rows = passing();
+        // 3 replicas: 6.0 ms, 4.0 of it JIT; 1 replica: 1.5 ms, 0.5 of it JIT → 4.00× in all, 2.00× without JIT
+        rows.set(2, row("cycle-r1-k1-d0", 25_000, Map.of("cpuMillisPerDecision", 1.5, "jitCpuMillisPerDecision", 0.5)));
+        rows.set(3, row("cycle-r3-k1-d0", 20_000, Map.of("cpuMillisPerDecision", 6.0, "jitCpuMillisPerDecision", 4.0,
+                "lossVs1Replica", 0.2)));
+        Targets.Target cpu = Targets.evaluate(rows, heap(300)).stream()
+                .filter(t -> t.id().equals("cpu-3-vs-1-k1")).findFirst().orElseThrow();
+        assertThat(cpu.met()).isFalse();
+        assertThat(cpu.value()).isEqualTo(4.0);
+        assertThat(cpu.measured()).isEqualTo("4.00× (6.000 vs 1.500 ms); without the JIT threads 2.00× (2.000 vs "
+                + "1.000 ms)");
+    }
+
+    @Test
     void fanOutThatShrinksWithDensityCountsAsChangeToo() {
         List<Row> rows = passing();
         rows.set(0, row("fanout-p10", 100, Map.of("fanOutBytesPerDecisionPerReplica", 1_000.0)));
