@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Unchanged: every decision's node lock and unlock is a node annotation change, so a node event, and each was a
  * register entry processor (a partition-thread operation, the inventory serialized, a callback hop) that wrote
- * nothing: about 9 per decision in the benchmark's hop probe (issue 14).
+ * nothing: 2.0 per decision with one replica in the benchmark's hop probe (issue 14, docs/benchmarks.md), none now.
  * <pre>
  *   question                     answer
  *   what does a skip change?     nothing: {@link NodeState#hasInventory} is the processor's own "writes nothing"
