@@ -102,7 +102,7 @@ final class NodeRegistrations {
                 : CompletableFuture.completedFuture(null);
     }
 
-    /** Completes when what it wrote (if anything) is stored, failed or not. */
+    /** Completes when what it wrote (if anything) has been stored or has failed. */
     private CompletionStage<?> upserted(NodeObservation node, boolean chargesStored, boolean force) {
         if (node.draMode()) {
             // DRA mode (DESIGN.md §8): kube-scheduler allocates this node's GPUs from its ResourceSlice; a register
