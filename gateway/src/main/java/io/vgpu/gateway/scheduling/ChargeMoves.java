@@ -60,10 +60,17 @@ final class ChargeMoves {
 
     private final ClusterState state;
     private final PodWriter pods;
+    private final StoredReads stored;
 
     ChargeMoves(ClusterState state, PodWriter pods) {
+        this(state, pods, new StoredReads(state));
+    }
+
+    /** @param stored {@link #releaseVanished}'s reads of the key, shared with the resync's other reads */
+    ChargeMoves(ClusterState state, PodWriter pods, StoredReads stored) {
         this.state = state;
         this.pods = pods;
+        this.stored = stored;
     }
 
     /**
@@ -181,7 +188,7 @@ final class ChargeMoves {
             return CompletableFuture.completedFuture(null);
         }
         // the key as stored: the owned copy lags it (a key just taken over, events behind under load)
-        return state.readStoredNode(node).thenCompose(current -> current.isEmpty() ? CompletableFuture.completedFuture(null)
+        return stored.read(node).thenCompose(current -> current.isEmpty() ? CompletableFuture.completedFuture(null)
                 : releaseVanished(current.get(), cachedNodes));
     }
 

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -17,8 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>
  *   the store says keys moved here (migration, promotion, lost partition) ──► resync those keys from the caches
  *   the informers have listed ({@link #listed}) ───────────────────────────► resync every owned key
- *   every {@value #REPAIR_EVERY_MILLIS} ms ─────────────────────────────────► resync every owned key
- *   every {@value #HANDSHAKE_EVERY_MILLIS} ms ──────────────────────────────► every cached node redelivered
+ *   every {@value #REPAIR_EVERY_MILLIS} ms (first at a random point) ───────► resync every owned key
+ *   every {@value #HANDSHAKE_EVERY_MILLIS} ms (first at a random point) ────► every cached node redelivered
  *   every {@value #AWAITING_EVERY_MILLIS} ms, once listed ──────────────────────► nodes awaiting their first
  *                                                                        registration: their pods charged, then them
  *   every {@value #PHANTOMS_EVERY_MILLIS} ms, once listed ─────────────────────► owned Bound charges no cached pod
@@ -69,15 +70,19 @@ public final class IngestRepair implements AutoCloseable {
     private volatile boolean ingested;
 
     private IngestRepair(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
-                         ClusterEvents listeners) {
+                         ClusterEvents listeners, boolean jittered) {
         this.vertx = vertx;
         this.state = state;
         this.ingest = ingest;
         this.cache = cache;
         state.onResync(keys -> logged("resync of moved keys", ingest.resync(keys, cache)));
-        this.handshakes = vertx.setPeriodic(HANDSHAKE_EVERY_MILLIS,
+        // the two nets that touch every owned node first run at a random point of their period: replicas started
+        // together fired them together, ~1,000 store calls at once on the partition threads (the 3-replica cycle row
+        // of 2026-12-07); each replica's own calls are paced further by StoredReads and NetDeliveries
+        this.handshakes = vertx.setPeriodic(firstRun(HANDSHAKE_EVERY_MILLIS, jittered), HANDSHAKE_EVERY_MILLIS,
                 id -> cache.nodes().forEach(listeners::nodeRedelivered));
-        this.repairs = vertx.setPeriodic(REPAIR_EVERY_MILLIS, id -> resyncOwned());
+        this.repairs = vertx.setPeriodic(firstRun(REPAIR_EVERY_MILLIS, jittered), REPAIR_EVERY_MILLIS,
+                id -> resyncOwned());
         this.awaiting = vertx.setPeriodic(AWAITING_EVERY_MILLIS, id -> registerAwaiting());
         PhantomSweep sweep = new PhantomSweep(state, ingest.moves, cache);
         // a pass over every owned charge (tens of ms at 67,000 charges): on a worker, not on an event loop
@@ -98,7 +103,16 @@ public final class IngestRepair implements AutoCloseable {
      */
     public static IngestRepair start(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
                                      ClusterEvents listeners) {
-        return new IngestRepair(vertx, state, ingest, cache, listeners);
+        return start(vertx, state, ingest, cache, listeners, true);
+    }
+
+    /**
+     * As above; with {@code jittered} false, the redelivery and the resync of every owned key first run one whole
+     * period after the start instead of at a random point of it (tests that must know which net did a repair).
+     */
+    public static IngestRepair start(Vertx vertx, ClusterState state, StateIngest ingest, ClusterCache cache,
+                                     ClusterEvents listeners, boolean jittered) {
+        return new IngestRepair(vertx, state, ingest, cache, listeners, jittered);
     }
 
     /**
@@ -127,6 +141,11 @@ public final class IngestRepair implements AutoCloseable {
 
     private CompletionStage<Void> resyncOwned() {
         return logged("resync of owned keys", ingest.resync(state::ownsNode, cache));
+    }
+
+    /** When a net of {@code period} ms first runs: at a random point of its first period, or at its end. */
+    private static long firstRun(long period, boolean jittered) {
+        return jittered ? ThreadLocalRandom.current().nextLong(1, period + 1) : period;
     }
 
     private static CompletionStage<Void> logged(String what, CompletionStage<Void> stage) {

@@ -55,6 +55,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   writes by others             (the key's earlier owner, a rebuilt state) and a reassertion lost in flight: the
  *                                nets never skip: the resync of moved keys (at once), of every owned key (30 s) and
  *                                the nodes' redelivery (15 s, {@link IngestRepair}) write whatever the copy shows
+ *   the nets write every node    a bounded number in flight, each node as observed last ({@link NetDeliveries}):
+ *   at once?                     not ~1,000 writes queued on the partition threads ahead of the decisions' calls
  * </pre>
  */
 final class NodeRegistrations {
@@ -70,6 +72,8 @@ final class NodeRegistrations {
      * the owned copy (a node's entry stays while it is removed: a removal never shows as a registration).
      */
     private final Map<String, Write> unsettled = new ConcurrentHashMap<>();
+    /** The nets' deliveries, a bounded number in flight: a net delivers every owned node at once. */
+    private final NetDeliveries nets = new NetDeliveries(this::delivered);
 
     NodeRegistrations(ClusterState state, NodeHealth health) {
         this.state = state;
@@ -78,6 +82,7 @@ final class NodeRegistrations {
 
     /** An informer's node event for an owned key (see the class comment): an unchanged node writes nothing. */
     void upserted(NodeObservation node) {
+        nets.observed(node);
         upserted(node, false, false);
     }
 
@@ -88,10 +93,17 @@ final class NodeRegistrations {
      * @param chargesStored whether the key's cached bound pods are charged already (the end of a resync)
      */
     void reasserted(NodeObservation node, boolean chargesStored) {
-        upserted(node, chargesStored, true);
+        nets.offer(node, chargesStored);
     }
 
-    private void upserted(NodeObservation node, boolean chargesStored, boolean force) {
+    /** A net's delivery whose turn has come ({@link NetDeliveries}); a key no longer owned is its new owner's. */
+    private CompletionStage<?> delivered(NodeObservation node, boolean chargesStored) {
+        return state.ownsNode(node.name()) ? upserted(node, chargesStored, true)
+                : CompletableFuture.completedFuture(null);
+    }
+
+    /** Completes when what it wrote (if anything) has been stored or has failed. */
+    private CompletionStage<?> upserted(NodeObservation node, boolean chargesStored, boolean force) {
         if (node.draMode()) {
             // DRA mode (DESIGN.md §8): kube-scheduler allocates this node's GPUs from its ResourceSlice; a register
             // annotation left from device-plugin mode must not sell them a second time
@@ -99,34 +111,35 @@ final class NodeRegistrations {
             if (state.nodeState(node.name()) != null) {
                 LOG.info("node {} is in DRA mode ({}={}): not eligible for the extender", node.name(),
                         DraNames.MODE_LABEL, DraNames.MODE_DRA);
-                remove(node.name());
+                return remove(node.name());
             }
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         Optional<NodeInventory> inventory = Recorded.inventory(node);
         if (inventory.isEmpty()) {
             LOG.debug("node {}: no decodable {}; keeping what is registered", node.name(),
                     HamiAnnotations.NODE_NVIDIA_REGISTER);
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         NodeState current = state.nodeState(node.name());
         if (!chargesStored && (current == null || !current.registered())) {
             awaiting.add(node.name());
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        health.healthy(node).whenComplete((healthy, e) -> {
+        return health.healthy(node).handle((healthy, e) -> {
             if (e == null && Boolean.FALSE.equals(healthy)) {
                 LOG.info("node {} is unhealthy (handshake expired, no allocatable GPUs): devices withdrawn",
                         node.name());
-                remove(node.name());
+                return remove(node.name());
             } else if (!stored(inventory.get())) {
-                register(inventory.get());
+                return register(inventory.get());
             } else if (force) {
                 // not remembered (or the redelivery kept every node's inventory here): if it changes the key at
                 // all, it makes it what the owned copy shows
-                logFailure("register node " + node.name(), state.registerNode(inventory.get()));
+                return logFailure("register node " + node.name(), state.registerNode(inventory.get()));
             }
-        });
+            return CompletableFuture.completedFuture(null);
+        }).thenCompose(written -> written);
     }
 
     /**
@@ -142,22 +155,23 @@ final class NodeRegistrations {
         return last == null || (last.settledAs(inventory) && unsettled.remove(inventory.name(), last));
     }
 
-    private void register(NodeInventory inventory) {
+    private CompletionStage<?> register(NodeInventory inventory) {
         CompletionStage<Boolean> stage = state.registerNode(inventory);
         unsettled.put(inventory.name(), new Write(inventory, stage.toCompletableFuture()));
-        logFailure("register node " + inventory.name(), stage);
+        return logFailure("register node " + inventory.name(), stage);
     }
 
-    private void remove(String node) {
+    private CompletionStage<?> remove(String node) {
         CompletionStage<Boolean> stage = state.removeNode(node);
         unsettled.put(node, new Write(null, stage.toCompletableFuture()));
-        logFailure("remove node " + node, stage);
+        return logFailure("remove node " + node, stage);
     }
 
     /** The node was deleted: its key goes (if owned), and what was remembered of it. */
     void deleted(String node) {
         health.forget(node);
         awaiting.remove(node);
+        nets.forget(node);
         // not remembered as a removal: a deleted node would keep its entry for good
         unsettled.remove(node);
         if (state.ownsNode(node)) {
@@ -175,8 +189,8 @@ final class NodeRegistrations {
         return taken;
     }
 
-    private static void logFailure(String what, CompletionStage<?> stage) {
-        stage.whenComplete((r, e) -> {
+    private static CompletionStage<?> logFailure(String what, CompletionStage<?> stage) {
+        return stage.whenComplete((r, e) -> {
             if (e != null) {
                 LOG.warn("ingest: {} failed: {}", what, e.toString());
             }

@@ -72,6 +72,8 @@ public final class StateIngest implements ClusterEvents {
     /** Pod charges and releases go through it, in event order. */
     private final IngestWindow window;
     private final LiveReads reads;
+    /** The resync's reads of keys as stored, a bounded number in flight (its own and {@link ChargeMoves}'). */
+    private final StoredReads stored;
     /** Follows the nodes' lock annotations and releases the shared lock when they go. */
     private final NodeLocks locks;
     /** Registers nodes, an unregistered one only once its bound pods are charged. */
@@ -91,7 +93,8 @@ public final class StateIngest implements ClusterEvents {
     StateIngest(ClusterState state, NodeHealth health, PodWriter pods, NodeLocks locks, int inFlight) {
         this.state = state;
         this.locks = locks;
-        this.moves = new ChargeMoves(state, pods);
+        this.stored = new StoredReads(state);
+        this.moves = new ChargeMoves(state, pods, stored);
         this.window = new IngestWindow(inFlight);
         this.reads = new LiveReads(pods);
         this.registrations = new NodeRegistrations(state, health);
@@ -225,7 +228,7 @@ public final class StateIngest implements ClusterEvents {
     /** Re-ingests the cached pods charged on one moved key, against one read of the key. */
     private CompletionStage<?> reingest(String node, List<ObservedPod> cached) {
         // the key as stored: the owned copy lags it (a key just taken over, events behind under load)
-        return state.readStoredNode(node).thenCompose(current -> {
+        return stored.read(node).thenCompose(current -> {
             List<CompletableFuture<?>> each = new ArrayList<>(cached.size());
             for (ObservedPod pod : cached) {
                 PodCharge charge = current.map(s -> s.charge(pod.spec().uid())).orElse(null);

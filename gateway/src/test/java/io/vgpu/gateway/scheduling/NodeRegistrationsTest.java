@@ -132,7 +132,8 @@ class NodeRegistrationsTest {
     void theRepairTickRegistersAwaitingNodesOnlyOnceTheInformersHaveListed(Vertx vertx, VertxTestContext ctx) {
         ListedCache cache = new ListedCache(List.of(registered("n1")), List.of(boundPod("survivor", 7000)));
         cache.synced(false);
-        IngestRepair repair = IngestRepair.start(vertx, recording, ingest, cache, ClusterEvents.fanOut(List.of(ingest)));
+        IngestRepair repair = IngestRepair.start(vertx, recording, ingest, cache, ClusterEvents.fanOut(List.of(ingest)),
+                false);
         ingest.nodeUpserted(registered("n1"));
         // the tick has looked at the unsynced cache twice: it had its chances to register
         Eventually.within(Duration.ofSeconds(5), "two ticks", () -> cache.syncChecks() >= 2);

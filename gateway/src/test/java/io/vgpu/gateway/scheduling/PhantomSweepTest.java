@@ -137,7 +137,8 @@ class PhantomSweepTest {
         ListedCache cache = cached(boundPod("p", "node-4"));
         StateIngest ingest = new StateIngest(state, NodeHealth.ALWAYS, new Api(Set.of(),
                 List.of(boundPod("p", "node-4")), liveReads), LockFixtures.observing(state, CLOCK));
-        IngestRepair repair = IngestRepair.start(vertx, state, ingest, cache, ClusterEvents.fanOut(List.of(ingest)));
+        IngestRepair repair = IngestRepair.start(vertx, state, ingest, cache, ClusterEvents.fanOut(List.of(ingest)),
+                false);
 
         finish(ctx, eventually(vertx, Duration.ofSeconds(15), "the phantom on node-2 released",
                 () -> Future.succeededFuture(state.nodeState("node-2").charges().isEmpty())), released -> {

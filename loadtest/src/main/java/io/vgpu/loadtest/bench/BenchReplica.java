@@ -88,6 +88,15 @@ final class BenchReplica implements AutoCloseable {
      */
     static BenchReplica start(int index, StoreConfig store, ApiStandIn sink, String nodePolicy, String gpuPolicy,
                               Duration reservationTtl) throws Exception {
+        return start(index, store, sink, nodePolicy, gpuPolicy, reservationTtl, true);
+    }
+
+    /**
+     * As above; {@code jitteredNets} false: {@link IngestRepair}'s periodic nets first run one whole period after the
+     * start instead of at a random point of it (a test that must know which net did a repair).
+     */
+    static BenchReplica start(int index, StoreConfig store, ApiStandIn sink, String nodePolicy, String gpuPolicy,
+                              Duration reservationTtl, boolean jitteredNets) throws Exception {
         Map<String, String> env = Map.of("VGPU_PLAIN_HTTP", "true", "VGPU_BIND_ADDRESS", "127.0.0.1",
                 "VGPU_HTTP_PORT", "0", "VGPU_METRICS_PORT", "0", "VGPU_NODE_SCHEDULER_POLICY", nodePolicy,
                 "VGPU_GPU_SCHEDULER_POLICY", gpuPolicy, "VGPU_SHUTDOWN_TIMEOUT", "1s", "POD_NAME", "bench-" + index);
@@ -122,7 +131,7 @@ final class BenchReplica implements AutoCloseable {
                     ingest));
             // the nets serve starts: without them an event that fell between two owners while the replicas joined
             // stayed unapplied for good (the fanout-p100 and 3-replica heap stalls of 2026-12-02)
-            IngestRepair repair = IngestRepair.start(vertx, ingestState, ingest, sink, listeners);
+            IngestRepair repair = IngestRepair.start(vertx, ingestState, ingest, sink, listeners, jitteredNets);
             sink.subscribe(listeners);
             repair.listed();
             EventSink events = EventSink.NONE;

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BenchReplicaRepairTest {
 
-    /** Far below the 30 s periodic repair: the takeover's resync is what must do it. */
+    /** Far below the 30 s periodic repair (not jittered here): the takeover's resync is what must do it. */
     private static final Duration TAKEOVER_BOUND = Duration.ofSeconds(20);
     private static final Duration START_BOUND = Duration.ofSeconds(60);
 
@@ -82,7 +82,7 @@ class BenchReplicaRepairTest {
     private static BenchReplica start(int index, String cluster, int port, List<String> members, FastApiSink sink)
             throws Exception {
         return BenchReplica.start(index, Benchmark.store(cluster, port, members), sink, "binpack", "spread",
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), false);
     }
 
     /** The first node whose key {@code replica}'s member owns. */
