@@ -21,7 +21,7 @@ Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpac
                           [--warmup 60] [--window 30] [--delays 0]
   --smoke        CI sizes: every part, tiny, about a second each
   --small        every row the targets need at small sizes (a quick look, not the record)
-  --only         the parts to run (default: all)
+  --only         the parts to run (default: all; replica-heap: the heap part's 3-replica row alone)
   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
   --replica-jvm  JVM options of each gateway replica's own JVM, comma-separated; a comma not followed by '-'
                  stays inside its option, e.g. -Xmx1g,-XX:StartFlightRecording=filename=/tmp/r.jfr,settings=profile

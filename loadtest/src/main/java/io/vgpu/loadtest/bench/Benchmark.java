@@ -176,10 +176,11 @@ public final class Benchmark {
         if (args.wants("heap")) {
             part("heap", () -> heap.putAll(HeapRun.fork(sizes.heapNodes(), sizes.heapPods(), sizes.heapLimit(),
                     sizes.forkJvm())));
-            if (sizes.heapReplicas() > 0) {
-                part("heap of " + sizes.heapReplicas() + " replicas", () -> heap.put(DEPLOYMENT_HEAP,
-                        ReplicaHeapRun.run(sizes.heapReplicas(), sizes.heapNodes(), sizes.heapPods(), replicaJvm)));
-            }
+        }
+        // "replica-heap" alone skips the one-member probe (5 minutes at full size, most of it under -Xmx512m)
+        if ((args.wants("heap") || args.only().contains("replica-heap")) && sizes.heapReplicas() > 0) {
+            part("heap of " + sizes.heapReplicas() + " replicas", () -> heap.put(DEPLOYMENT_HEAP,
+                    ReplicaHeapRun.run(sizes.heapReplicas(), sizes.heapNodes(), sizes.heapPods(), replicaJvm)));
         }
     }
 
@@ -480,7 +481,8 @@ public final class Benchmark {
                 Benchmark [--smoke | --small] [--only PARTS] [--filter-nodes N,...] [--replica-jvm OPTION,...]
                           [--warmup SECONDS] [--window SECONDS] [--delays MS,...] [--out FILE]
                           [--markdown FILE]
-                  parts: filter, cycle, fanout, binpack, mock, heap (default: all)
+                  parts: filter, cycle, fanout, binpack, mock, heap (default: all); replica-heap: the
+                         heap part's 3-replica row alone
                   --smoke        CI sizes: every part, tiny, about a second each
                   --small        every row the targets need at small sizes, a few minutes (not the record)
                   --filter-nodes cluster sizes of the /filter rows (default 500,5000,10000)
