@@ -62,10 +62,6 @@ final class ChargeMoves {
     private final PodWriter pods;
     private final StoredReads stored;
 
-    ChargeMoves(ClusterState state, PodWriter pods) {
-        this(state, pods, new StoredReads(state));
-    }
-
     /** @param stored {@link #releaseVanished}'s reads of the key, shared with the resync's other reads */
     ChargeMoves(ClusterState state, PodWriter pods, StoredReads stored) {
         this.state = state;

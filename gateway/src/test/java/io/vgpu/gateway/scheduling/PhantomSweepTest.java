@@ -150,7 +150,7 @@ class PhantomSweepTest {
     // ------------------------------------------------------------------ fixtures
 
     private PhantomSweep sweepReading(ListedCache cache, Set<String> gone, List<ObservedPod> live) {
-        return new PhantomSweep(state, new ChargeMoves(state, new Api(gone, live, liveReads)), cache);
+        return new PhantomSweep(state, new ChargeMoves(state, new Api(gone, live, liveReads), new StoredReads(state)), cache);
     }
 
     private static Future<Void> twice(PhantomSweep sweep) {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.LongFunction;
 
 /**
  * CPU time of a process as the OS counts it: {@code utime + stime} of {@code /proc/<pid>/stat} (fields 14 and 15,
@@ -56,9 +57,14 @@ final class ProcCpu {
 
     /** The summed ticks of the processes; a process that cannot be read makes the reading unusable (empty). */
     static OptionalLong readAll(List<Long> pids) {
+        return sum(pids, ProcCpu::read);
+    }
+
+    /** {@code reading} of every process, summed; empty when one is. */
+    private static OptionalLong sum(List<Long> pids, LongFunction<OptionalLong> reading) {
         long sum = 0;
         for (long pid : pids) {
-            OptionalLong t = read(pid);
+            OptionalLong t = reading.apply(pid);
             if (t.isEmpty()) {
                 return OptionalLong.empty();
             }
@@ -110,15 +116,7 @@ final class ProcCpu {
 
     /** The summed JIT ticks of the processes ({@link #readJit}); empty when one cannot be read. */
     static OptionalLong readAllJit(List<Long> pids) {
-        long sum = 0;
-        for (long pid : pids) {
-            OptionalLong t = readJit(pid);
-            if (t.isEmpty()) {
-                return OptionalLong.empty();
-            }
-            sum += t.getAsLong();
-        }
-        return OptionalLong.of(sum);
+        return sum(pids, ProcCpu::readJit);
     }
 
     /**
