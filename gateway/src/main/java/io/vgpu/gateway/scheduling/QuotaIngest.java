@@ -89,7 +89,7 @@ public final class QuotaIngest implements ClusterEvents {
             log("release quota of " + pod.key(), state.releaseQuota(ns, spec.uid()));
             return;
         }
-        boolean bound = !pod.boundNode().isEmpty() || pod.bindPhase() != null && !pod.bindPhase().isEmpty();
+        boolean bound = pod.bindStarted();
         String allocated = spec.annotation(HamiAnnotations.DEVICES_ALLOCATED);
         if (!bound || allocated == null || pod.terminating()) {
             return;

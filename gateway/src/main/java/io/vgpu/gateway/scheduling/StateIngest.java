@@ -245,7 +245,7 @@ public final class StateIngest implements ClusterEvents {
      */
     private CompletionStage<?> reingest(ObservedPod cached, String node, PodCharge charge) {
         PodAllocation allocation = Recorded.allocation(cached.spec());
-        boolean bound = !cached.boundNode().isEmpty() || (cached.bindPhase() != null && !cached.bindPhase().isEmpty());
+        boolean bound = cached.bindStarted();
         if (cached.finished()) {
             return charge == null ? CompletableFuture.completedFuture(null) : ingestPod(cached);
         }
@@ -279,8 +279,8 @@ public final class StateIngest implements ClusterEvents {
         if (pod.finished()) {
             return logFailure("release " + pod.key(), window.submit(() -> state.release(node, spec.uid())));
         }
-        // bindPhase() is null when the annotation is absent (a pod the filter has just annotated)
-        boolean bound = !pod.boundNode().isEmpty() || (pod.bindPhase() != null && !pod.bindPhase().isEmpty());
+        // not started: a pod the filter has just annotated, or one filtered again after a failed bind (its reservation)
+        boolean bound = pod.bindStarted();
         PodAllocation allocation = Recorded.allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
             PodRef ref = new PodRef(spec.uid(), spec.namespace(), spec.name());

@@ -38,6 +38,7 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -219,6 +220,38 @@ class StateIngestMoveTest {
         finish(ctx, charged, v -> { });
     }
 
+    /**
+     * The soak of 2026-12-07 (an over-commit on chaos-node-10 right after the restart of every replica): the pod's bind
+     * to B stopped after {@code bind-phase=allocating} (its replica was killed), the restarted replicas charged it on
+     * B, kube-scheduler filtered it onto A, and that reservation was released by a lagging observation. The filter's
+     * patch leaves the old bind's phase in place: the version annotated for A, read live, must not be charged on A
+     * as bound (a fact, past the capacity rule) while no bind of that decision has started.
+     */
+    @Test
+    void aPodFilteredAgainAfterAnInterruptedBindIsNotChargedAsBoundByTheOldBindPhase(VertxTestContext ctx) {
+        ObservedPod onB = decided(boundPod("refiltered", nodeB), nodeB, 1_000, 1_000);
+        ObservedPod onA = decided(boundPod("refiltered", nodeA), nodeA, 1_030, 1_000);
+        Future<NodeState> refiltered = observe(onB)
+                .compose(v -> eventually("charged on B, the pod index on B",
+                        () -> indexed(onB, nodeB).map(indexed -> indexed && boundCharge(nodeB, onB))))
+                .compose(v -> observe(onA))
+                .compose(v -> authoritative(nodeA));
+
+        finish(ctx, refiltered, authoritative -> assertThat(authoritative.charge(onA.spec().uid()))
+                .as("the new decision charged as bound by the interrupted bind's phase").isNull());
+    }
+
+    /** The bind of the decision itself has started (its bind-time is not older than the filter's): charged. */
+    @Test
+    void aPodWhoseBindStartedAfterItsDecisionIsChargedAsBound(VertxTestContext ctx) {
+        ObservedPod onA = decided(boundPod("started", nodeA), nodeA, 1_030, 1_030);
+
+        Future<Void> charged = observe(onA).compose(v -> eventually("charged on A",
+                () -> indexed(onA, nodeA).map(indexed -> indexed && boundCharge(nodeA, onA))));
+
+        finish(ctx, charged, v -> { });
+    }
+
     @Test
     void theRepairReleasesAChargeLeftOnANodeThePodNoLongerNames(VertxTestContext ctx) {
         ObservedPod onB = boundPod("left", nodeB);
@@ -309,6 +342,18 @@ class StateIngestMoveTest {
         PodSpec spec = new PodSpec(name, "ns", "uid-" + name, "hami-scheduler", "", null, annotations, Map.of(),
                 List.of(), List.of());
         return new ObservedPod(spec, "Pending", false, true, "1");
+    }
+
+    /** {@code pod} as a filter decision for {@code node} at {@code vgpuTime} left it, its last bind at {@code bindTime}. */
+    private static ObservedPod decided(ObservedPod pod, String node, long vgpuTime, long bindTime) {
+        PodSpec s = pod.spec();
+        Map<String, String> annotations = new HashMap<>(s.annotations());
+        annotations.put(HamiAnnotations.VGPU_NODE, node);
+        annotations.put(HamiAnnotations.VGPU_TIME, Long.toString(vgpuTime));
+        annotations.put(HamiAnnotations.BIND_TIME, Long.toString(bindTime));
+        return new ObservedPod(new PodSpec(s.name(), s.namespace(), s.uid(), s.schedulerName(), s.nodeName(),
+                s.runtimeClassName(), annotations, s.labels(), s.initContainers(), s.containers()), "Pending", false,
+                true, Long.toString(vgpuTime));
     }
 
     /** {@code pod} after its Binding to {@code node} landed ({@code spec.nodeName} set). */
