@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static io.vgpu.gateway.scheduling.IngestFailures.logged;
+
 /**
  * Node upserts into the shared state, for keys this replica owns: a node's registration makes it eligible for
  * {@code /filter}, so a node is registered only while its bound pods are charged on it.
@@ -136,7 +138,7 @@ final class NodeRegistrations {
             } else if (force) {
                 // not remembered (or the redelivery kept every node's inventory here): if it changes the key at
                 // all, it makes it what the owned copy shows
-                return logFailure("register node " + node.name(), state.registerNode(inventory.get()));
+                return logged("register node " + node.name(), state.registerNode(inventory.get()));
             }
             return CompletableFuture.completedFuture(null);
         }).thenCompose(written -> written);
@@ -158,13 +160,13 @@ final class NodeRegistrations {
     private CompletionStage<?> register(NodeInventory inventory) {
         CompletionStage<Boolean> stage = state.registerNode(inventory);
         unsettled.put(inventory.name(), new Write(inventory, stage.toCompletableFuture()));
-        return logFailure("register node " + inventory.name(), stage);
+        return logged("register node " + inventory.name(), stage);
     }
 
     private CompletionStage<?> remove(String node) {
         CompletionStage<Boolean> stage = state.removeNode(node);
         unsettled.put(node, new Write(null, stage.toCompletableFuture()));
-        return logFailure("remove node " + node, stage);
+        return logged("remove node " + node, stage);
     }
 
     /** The node was deleted: its key goes (if owned), and what was remembered of it. */
@@ -175,7 +177,7 @@ final class NodeRegistrations {
         // not remembered as a removal: a deleted node would keep its entry for good
         unsettled.remove(node);
         if (state.ownsNode(node)) {
-            logFailure("remove node " + node, state.removeNode(node));
+            logged("remove node " + node, state.removeNode(node));
         }
     }
 
@@ -189,13 +191,6 @@ final class NodeRegistrations {
         return taken;
     }
 
-    private static CompletionStage<?> logFailure(String what, CompletionStage<?> stage) {
-        return stage.whenComplete((r, e) -> {
-            if (e != null) {
-                LOG.warn("ingest: {} failed: {}", what, e.toString());
-            }
-        });
-    }
 
     /**
      * A write this replica submitted: a registration, or a removal ({@code inventory} null).

@@ -12,11 +12,10 @@ import io.vgpu.state.model.ContainerDevice;
 import io.vgpu.state.model.DeviceGrant;
 import io.vgpu.state.model.QuotaLimits;
 import io.vgpu.state.model.UsageAccounting;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.concurrent.CompletionStage;
+
+import static io.vgpu.gateway.scheduling.IngestFailures.logged;
 
 /**
  * Feeds the shared per-namespace quota map (DESIGN.md §3 "Quota") from informers, for namespace keys this
@@ -25,8 +24,6 @@ import java.util.concurrent.CompletionStage;
  * pod finishes or is deleted. The filter reserves against this map before it reserves a node.
  */
 public final class QuotaIngest implements ClusterEvents {
-
-    private static final Logger LOG = LoggerFactory.getLogger(QuotaIngest.class);
 
     private final ClusterState state;
     private final String memoryResource;
@@ -49,14 +46,15 @@ public final class QuotaIngest implements ClusterEvents {
     @Override
     public void quotaChanged(QuotaObservation previous, QuotaObservation current) {
         if (state.ownsNode(current.namespace())) {
-            log("quota limits of " + current.namespace(), state.setQuotaLimits(current.namespace(), limits(current)));
+            logged("quota limits of " + current.namespace(),
+                    state.setQuotaLimits(current.namespace(), limits(current)));
         }
     }
 
     @Override
     public void quotaDeleted(QuotaObservation lastKnown) {
         if (state.ownsNode(lastKnown.namespace())) {
-            log("quota limits of " + lastKnown.namespace(), state.setQuotaLimits(lastKnown.namespace(),
+            logged("quota limits of " + lastKnown.namespace(), state.setQuotaLimits(lastKnown.namespace(),
                     QuotaLimits.NONE));
         }
     }
@@ -75,7 +73,7 @@ public final class QuotaIngest implements ClusterEvents {
     public void podDeleted(ObservedPod lastKnown) {
         String ns = lastKnown.spec().namespace();
         if (state.ownsNode(ns) && state.quota(ns) != null) {
-            log("release quota of " + lastKnown.key(), state.releaseQuota(ns, lastKnown.spec().uid()));
+            logged("release quota of " + lastKnown.key(), state.releaseQuota(ns, lastKnown.spec().uid()));
         }
     }
 
@@ -86,7 +84,7 @@ public final class QuotaIngest implements ClusterEvents {
             return;
         }
         if (pod.finished()) {
-            log("release quota of " + pod.key(), state.releaseQuota(ns, spec.uid()));
+            logged("release quota of " + pod.key(), state.releaseQuota(ns, spec.uid()));
             return;
         }
         boolean bound = pod.bindStarted();
@@ -97,7 +95,7 @@ public final class QuotaIngest implements ClusterEvents {
         Decoded<List<List<ContainerDevice>>> decoded = PodDevicesCodec.decode(allocated);
         if (decoded.isOk()) {
             List<DeviceGrant> grants = UsageAccounting.collapse(decoded.value(), spec.initContainers().size());
-            log("observe quota of " + pod.key(), state.observeQuota(ns, spec.uid(), UsageAccounting.totalMem(grants),
+            logged("observe quota of " + pod.key(), state.observeQuota(ns, spec.uid(), UsageAccounting.totalMem(grants),
                     UsageAccounting.totalCores(grants)));
         }
     }
@@ -109,11 +107,4 @@ public final class QuotaIngest implements ClusterEvents {
                 cores != null);
     }
 
-    private static void log(String what, CompletionStage<?> stage) {
-        stage.whenComplete((r, e) -> {
-            if (e != null) {
-                LOG.warn("ingest: {} failed: {}", what, e.toString());
-            }
-        });
-    }
 }

@@ -11,8 +11,6 @@ import io.vgpu.state.model.ClusterState;
 import io.vgpu.state.model.PodAllocation;
 import io.vgpu.state.model.PodCharge;
 import io.vgpu.state.model.PodRef;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +23,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+
+import static io.vgpu.gateway.scheduling.IngestFailures.logged;
 
 /**
  * Turns informer events into idempotent changes of the shared state (DESIGN.md §3 "Ingest once"):
@@ -59,8 +59,6 @@ import java.util.function.Predicate;
  * Pods go first: a node not registered yet becomes eligible only after its bound pods are charged again.
  */
 public final class StateIngest implements ClusterEvents {
-
-    private static final Logger LOG = LoggerFactory.getLogger(StateIngest.class);
 
     private static final long RESYNC_WAIT_MILLIS = 250;
     /** Pod changes in flight at once (issue 6): every partition thread busy; a re-list queues closures. */
@@ -102,20 +100,22 @@ public final class StateIngest implements ClusterEvents {
 
     @Override
     public void nodeUpserted(NodeObservation node) {
-        boolean owned = state.ownsNode(node.name());
-        locks.observed(node, owned);
-        if (owned) {
-            registrations.upserted(node);
-        }
+        nodeObserved(node, false);
     }
 
     /** As {@link #nodeUpserted}, except that its registration is written even when unchanged (a net's delivery). */
     @Override
     public void nodeRedelivered(NodeObservation node) {
+        nodeObserved(node, true);
+    }
+
+    private void nodeObserved(NodeObservation node, boolean net) {
         boolean owned = state.ownsNode(node.name());
         locks.observed(node, owned);
-        if (owned) {
+        if (owned && net) {
             registrations.reasserted(node, false);
+        } else if (owned) {
+            registrations.upserted(node);
         }
     }
 
@@ -265,7 +265,7 @@ public final class StateIngest implements ClusterEvents {
     public void podDeleted(ObservedPod lastKnown) {
         String node = Recorded.chargedNode(lastKnown.spec());
         if (node != null && state.ownsNode(node)) {
-            logFailure("release " + lastKnown.key(), window.submit(() -> state.release(node, lastKnown.spec().uid())));
+            logged("release " + lastKnown.key(), window.submit(() -> state.release(node, lastKnown.spec().uid())));
         }
     }
 
@@ -277,24 +277,17 @@ public final class StateIngest implements ClusterEvents {
             return CompletableFuture.completedFuture(null);
         }
         if (pod.finished()) {
-            return logFailure("release " + pod.key(), window.submit(() -> state.release(node, spec.uid())));
+            return logged("release " + pod.key(), window.submit(() -> state.release(node, spec.uid())));
         }
         // not started: a pod the filter has just annotated, or one filtered again after a failed bind (its reservation)
         boolean bound = pod.bindStarted();
         PodAllocation allocation = Recorded.allocation(spec);
         if (bound && allocation != null && !pod.terminating()) {
             PodRef ref = new PodRef(spec.uid(), spec.namespace(), spec.name());
-            return logFailure("observe bound " + pod.key(), window.submit(() -> moves.recordBound(node, ref,
+            return logged("observe bound " + pod.key(), window.submit(() -> moves.recordBound(node, ref,
                     allocation, pod.key(), node.equals(pod.boundNode()))));
         }
         return CompletableFuture.completedFuture(null);
     }
 
-    private static CompletionStage<?> logFailure(String what, CompletionStage<?> stage) {
-        return stage.whenComplete((r, e) -> {
-            if (e != null) {
-                LOG.warn("ingest: {} failed: {}", what, e.toString());
-            }
-        });
-    }
 }
