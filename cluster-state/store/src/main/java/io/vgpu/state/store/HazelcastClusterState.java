@@ -128,6 +128,8 @@ public final class HazelcastClusterState implements ClusterState {
         this.member = member;
         this.ownsMember = ownsMember;
         this.ownedExecutor = ownedExecutor;
+        // before anything of ours is serialized on an event loop or a partition thread (CompactSchemas says why)
+        CompactSchemas.replicate(member);
         this.stages = new Stages(callbacks);
         this.loader = daemonScheduler("vgpu-store-snapshot-loader");
         this.nodes = member.getMap(HazelcastMemberConfig.NODE_MAP);
