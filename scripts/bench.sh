@@ -18,7 +18,8 @@ for a in "$@"; do
 
 Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpack,mock,heap]
                           [--filter-nodes 500,5000] [--replica-jvm -Xmx1g,-XX:+UseParallelGC]
-                          [--warmup 60] [--window 30] [--delays 0]
+                          [--warmup 60] [--window 30] [--delays 0] [--rows cycle-r3-k1-d0]
+                          [--live-pods-per-node 10]
   --smoke        CI sizes: every part, tiny, about a second each
   --small        every row the targets need at small sizes (a quick look, not the record)
   --only         the parts to run (default: all; replica-heap: the heap part's 3-replica row alone)
@@ -28,6 +29,9 @@ Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpac
   --warmup       every row's warm-up in seconds (default 20 per /filter row, 40 per cycle row: cold JVMs)
   --window       every row's measured window in seconds (default 12 per /filter row, 20 per cycle row)
   --delays       the cycle rows' device-plugin delays in ms (default 0,200)
+  --rows         the cycle part's rows by id (default: all), e.g. one row to profile with jcmd JFR.start
+  --live-pods-per-node  allocated pods per node the cycle rows keep: the sink deletes the oldest beyond them and
+                 every replica ingests the delete, so a row reaches a steady state (default 10; 0: pods stay placed)
 Run it on a quiet machine: the JSON records the load average at the start and at the end.
 USAGE
     exit 0

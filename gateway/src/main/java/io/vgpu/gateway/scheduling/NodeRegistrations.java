@@ -76,6 +76,8 @@ final class NodeRegistrations {
     private final Map<String, Write> unsettled = new ConcurrentHashMap<>();
     /** The nets' deliveries, a bounded number in flight: a net delivers every owned node at once. */
     private final NetDeliveries nets = new NetDeliveries(this::delivered);
+    /** Each owned node's registration as last decoded: its lock events and redeliveries carry the same one. */
+    private final DecodedInventories inventories = new DecodedInventories();
 
     NodeRegistrations(ClusterState state, NodeHealth health) {
         this.state = state;
@@ -117,7 +119,7 @@ final class NodeRegistrations {
             }
             return CompletableFuture.completedFuture(null);
         }
-        Optional<NodeInventory> inventory = Recorded.inventory(node);
+        Optional<NodeInventory> inventory = inventories.of(node);
         if (inventory.isEmpty()) {
             LOG.debug("node {}: no decodable {}; keeping what is registered", node.name(),
                     HamiAnnotations.NODE_NVIDIA_REGISTER);
@@ -174,6 +176,7 @@ final class NodeRegistrations {
         health.forget(node);
         awaiting.remove(node);
         nets.forget(node);
+        inventories.forget(node);
         // not remembered as a removal: a deleted node would keep its entry for good
         unsettled.remove(node);
         if (state.ownsNode(node)) {

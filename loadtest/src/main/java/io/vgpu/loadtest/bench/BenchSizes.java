@@ -36,9 +36,9 @@ record BenchSizes(List<Integer> filterNodes, ExtenderLoad.Timing filterTiming, i
     /**
      * The documented run (docs/benchmarks.md). Each row starts cold JVMs: a cycle row warms up for 40 s (after 5 s,
      * and still after 45 s, three replicas on 2 cores were compiling in the window, their JIT threads about half of
-     * their CPU; each row reports that part, {@code jitCpuMillisPerDecision}) and measures 20 s. Longer does not fit:
-     * the pods of a cycle row stay placed, and 500 nodes hold about 31,000 of them (one replica at K = 3 places
-     * about 460 a second).
+     * their CPU; each row reports that part, {@code jitCpuMillisPerDecision}) and measures 20 s. {@code --warmup} may
+     * make it minutes: the sink deletes a cycle row's oldest pods beyond {@code --live-pods-per-node}, so the cluster
+     * does not fill (500 nodes held about 31,000 pods when they stayed placed).
      */
     static final BenchSizes FULL = new BenchSizes(List.of(500, 5_000, 10_000),
             new ExtenderLoad.Timing(Duration.ofSeconds(20), Duration.ofSeconds(12)), 500,

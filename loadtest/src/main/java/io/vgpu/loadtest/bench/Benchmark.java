@@ -79,11 +79,13 @@ public final class Benchmark {
     private final List<String> failures = new ArrayList<>();
 
     private final List<String> replicaJvm;
+    private final BenchArgs args;
     private CeilingServer.Forked ceiling;
 
-    private Benchmark(BenchSizes sizes, List<String> replicaJvm) {
+    private Benchmark(BenchSizes sizes, BenchArgs args) {
         this.sizes = sizes;
-        this.replicaJvm = withForkJvm(replicaJvm);
+        this.args = args;
+        this.replicaJvm = withForkJvm(args.replicaJvm());
     }
 
     /** {@code options} followed by the run's options for every forked JVM ({@link BenchSizes#forkJvm}). */
@@ -110,7 +112,7 @@ public final class Benchmark {
         if (!parsed.delays().isEmpty()) {
             sizes = sizes.withDelays(parsed.delays());
         }
-        Benchmark bench = new Benchmark(sizes, parsed.replicaJvm());
+        Benchmark bench = new Benchmark(sizes, parsed);
         Map<String, Object> machine = Machine.describe();
         long t0 = System.nanoTime();
         Runnable checkpoint = () -> bench.write(parsed, machine, t0, false);
@@ -214,7 +216,7 @@ public final class Benchmark {
                 1, sizes.filterTiming(), Future::succeededFuture);
         rows.add(ceiling);
         progress("filter at %d nodes: gateway", nodeCount);
-        try (Deployment d = Deployment.startWithSinkInReplica(nodes, Duration.ZERO, "binpack", FILTER_ONLY_TTL,
+        try (Deployment d = Deployment.startWithSinkInReplica(nodes, Duration.ZERO, "binpack", FILTER_ONLY_TTL, 0,
                 replicaJvm, http)) {
             Row row = ExtenderLoad.filterOnly("filter-" + nodeCount, "/filter, " + nodeCount + " nodes x 8 GPUs, "
                             + "1 replica, fast API sink in its JVM", http, d.ports(),
@@ -233,8 +235,12 @@ public final class Benchmark {
         int n = sizes.cycleNodes();
         List<SyntheticNode> nodes = cluster(n);
         List<String> names = nodes.stream().map(SyntheticNode::name).toList();
+        int livePods = args.livePodsPerNode() * n;
         Map<Integer, Row> ceilings = new LinkedHashMap<>();
         for (int k : sizes.streams()) {
+            if (!args.wantsRow("ceiling-cycle-k" + k)) {
+                continue;
+            }
             progress("cycle ceiling K=%d", k);
             Row c = ExtenderLoad.cycle("ceiling-cycle-k" + k, "bare endpoint (own JVM), filter + bind payloads, " + n
                     + " nodes, K=" + k, http, new int[] {ceiling().port()}, new BenchPods("cc" + k, names), k,
@@ -247,9 +253,14 @@ public final class Benchmark {
             for (int replicas : sizes.replicas()) {
                 for (int k : sizes.streams()) {
                     String id = "cycle-r" + replicas + "-k" + k + "-d" + delay;
+                    if (!args.wantsRow(id)) {
+                        continue;
+                    }
                     progress("cycle %s", id);
-                    Row row = cycleRun(http, id, nodes, names, replicas, k, delay, "spread", List.of());
-                    row = row.with("ratioToCeiling", ratio(row.throughput(), ceilings.get(k).throughput()));
+                    Row row = cycleRun(http, id, nodes, names, replicas, k, delay, "spread", List.of(), livePods);
+                    if (ceilings.containsKey(k)) {
+                        row = row.with("ratioToCeiling", ratio(row.throughput(), ceilings.get(k).throughput()));
+                    }
                     if (replicas == 1) {
                         oneReplica.put(k + "/" + delay, row.throughput());
                     } else if (oneReplica.containsKey(k + "/" + delay)) {
@@ -262,11 +273,14 @@ public final class Benchmark {
         }
         // the one-replica throughput target is for an API as fast as a map: the same row with the sink in the replica
         String id = "cycle-r1-k1-d0-in-process";
+        if (!args.wantsRow(id)) {
+            return;
+        }
         progress("cycle %s", id);
         try (Deployment d = Deployment.startWithSinkInReplica(nodes, Duration.ZERO, "spread",
-                SchedulingConfig.DEFAULTS.reservationTtl(), replicaJvm, http)) {
-            Row row = measureCycle(http, id, d, nodes, names, 1, 1, 0, "spread", List.of(), "fast API sink in its JVM")
-                    .with("sinkInReplicaJvm", true);
+                SchedulingConfig.DEFAULTS.reservationTtl(), livePods, replicaJvm, http)) {
+            Row row = measureCycle(http, id, d, nodes, names, 1, 1, 0, "spread", List.of(), livePods,
+                    "fast API sink in its JVM").with("sinkInReplicaJvm", true);
             rows.add(ceilings.containsKey(1) ? row.with("ratioToCeiling", ratio(row.throughput(),
                     ceilings.get(1).throughput())) : row);
         }
@@ -279,7 +293,7 @@ public final class Benchmark {
         for (long delay : sizes.delaysMillis()) {
             String id = "binpack-r1-k1-d" + delay;
             progress("cycle %s", id);
-            rows.add(cycleRun(http, id, nodes, names, 1, 1, delay, "binpack", List.of()));
+            rows.add(cycleRun(http, id, nodes, names, 1, 1, delay, "binpack", List.of(), 0));
         }
     }
 
@@ -288,20 +302,24 @@ public final class Benchmark {
      * decision summed over every replica process ({@code /proc/<pid>/stat} utime + stime, read at the window's start
      * and end), and the change events replica 0 received in that window ({@link FanOutMeter}; every replica receives
      * the same), per decision.
+     *
+     * @param livePods allocated pods the sink keeps alive, deleting the oldest beyond them (the steady state of the
+     *                 cycle rows: their deletes' ingest is part of the gateway's CPU); 0: pods stay placed
      */
     private Row cycleRun(BenchHttp http, String id, List<SyntheticNode> nodes, List<String> names, int replicas,
-                         int streams, long delayMillis, String nodePolicy, List<ObservedPod> placed) throws Exception {
+                         int streams, long delayMillis, String nodePolicy, List<ObservedPod> placed, int livePods)
+            throws Exception {
         try (Deployment d = Deployment.start(nodes, replicas, Duration.ofMillis(delayMillis), nodePolicy,
-                SchedulingConfig.DEFAULTS.reservationTtl(), placed, replicaJvm)) {
+                SchedulingConfig.DEFAULTS.reservationTtl(), placed, livePods, replicaJvm)) {
             return measureCycle(http, id, d, nodes, names, replicas, streams, delayMillis, nodePolicy, placed,
-                    "fast API sink");
+                    livePods, "fast API sink");
         }
     }
 
     /** Measures one cycle row on a started deployment ({@link #cycleRun}). */
     private Row measureCycle(BenchHttp http, String id, Deployment d, List<SyntheticNode> nodes, List<String> names,
                              int replicas, int streams, long delayMillis, String nodePolicy, List<ObservedPod> placed,
-                             String sinkWords) throws Exception {
+                             int livePods, String sinkWords) throws Exception {
         ExtenderLoad.Timing timing = sizes.cycleTiming();
         long[] cpu = {-1, -1};
         long[] jit = {-1, -1};
@@ -317,7 +335,9 @@ public final class Benchmark {
         });
         Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas + " replica(s), K="
                         + streams + ", device plugin " + delayMillis + " ms, " + nodePolicy + ", " + sinkWords
-                        + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node"),
+                        + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node")
+                        + (livePods > 0 ? ", pods deleted after their bind (" + livePods / nodes.size()
+                        + " live per node)" : ""),
                 http, d.ports(), new BenchPods(id, names), streams, timing, d::create);
         double[] fanOut = d.fanOutStop();
         Map<String, String> hops = d.hops();
@@ -328,6 +348,10 @@ public final class Benchmark {
         double jitPerDecision = jit[0] < 0 || jit[1] < 0 ? Double.NaN
                 : ProcCpu.millisPerDecision(jit[0], jit[1], row.ok());
         return row.with("replicas", replicas).with("devicePluginMillis", delayMillis).with("nodePolicy", nodePolicy)
+                // the deletes' ingest (a DELETED event to every replica, the charge released) is in the CPU figures
+                .with("podsDeletedAfterBind", livePods > 0)
+                .with("livePodsPerNode", livePods / nodes.size())
+                .with("podsDeleted", d.podsDeleted())
                 .with("cpuMillisPerDecision", Double.isNaN(cpuPerDecision) ? null : round(cpuPerDecision))
                 .with("cpuSource", "/proc/<pid>/stat utime+stime of every replica JVM, window start to end")
                 // of which the JIT compiler threads (/proc/<pid>/task/*/stat): warm-up still running in the window
@@ -370,7 +394,7 @@ public final class Benchmark {
             String id = "fanout-p" + perNode;
             progress("cycle %s (%d nodes filled to %d pods each)", id, nodes.size(), perNode);
             rows.add(cycleRun(http, id, nodes, names, sizes.densityReplicas(), 1, 0, "spread",
-                    PlacedPods.fill(nodes, perNode, DENSITY_POD_MIB)).with("placedPodsPerNode", perNode));
+                    PlacedPods.fill(nodes, perNode, DENSITY_POD_MIB), 0).with("placedPodsPerNode", perNode));
         }
     }
 
@@ -472,15 +496,24 @@ public final class Benchmark {
      * @param warmup      every row's warm-up instead of the default one, or null
      * @param window      every row's measured window instead of the default one, or null
      * @param delays      the device-plugin delays of the cycle rows instead of the default ones (empty: the default)
+     * @param rows        the cycle part's rows to run, by id (empty: all)
+     * @param livePodsPerNode allocated pods per node the cycle rows keep alive, the sink deleting the oldest beyond
+     *                    them (0: every pod stays placed and the cluster fills)
      */
     record BenchArgs(boolean help, boolean smoke, boolean small, Path out, Path markdown, List<String> only,
                      List<Integer> filterNodes, List<String> replicaJvm, Duration warmup,
-                     Duration window, List<Long> delays) {
+                     Duration window, List<Long> delays, List<String> rows, int livePodsPerNode) {
+
+        /**
+         * The cycle rows' live pods per node by default: a 500-node cluster keeps 5,000 pods, so that no row fills it
+         * however long it warms up, and each row's pods are deleted as they are in a cluster.
+         */
+        static final int LIVE_PODS_PER_NODE = 10;
 
         static final String USAGE = """
                 Benchmark [--smoke | --small] [--only PARTS] [--filter-nodes N,...] [--replica-jvm OPTION,...]
-                          [--warmup SECONDS] [--window SECONDS] [--delays MS,...] [--out FILE]
-                          [--markdown FILE]
+                          [--warmup SECONDS] [--window SECONDS] [--delays MS,...] [--rows ID,...]
+                          [--live-pods-per-node N] [--out FILE] [--markdown FILE]
                   parts: filter, cycle, fanout, binpack, mock, heap (default: all); replica-heap: the
                          heap part's 3-replica row alone
                   --smoke        CI sizes: every part, tiny, about a second each
@@ -490,18 +523,26 @@ public final class Benchmark {
                                  not followed by '-' stays inside its option) (default %s)
                   --warmup       every row's warm-up in seconds (default 20 s per /filter row, 40 s per cycle row)
                   --window       every row's measured window in seconds (default 12 s per /filter row, 20 s per
-                                 cycle row; a cycle row's pods stay placed: 500 nodes hold about 31,000)
+                                 cycle row)
                   --delays       device-plugin delays of the cycle rows in ms (default 0,200)
+                  --rows         the cycle part's rows by id, e.g. cycle-r3-k1-d0,ceiling-cycle-k1 (default: all)
+                  --live-pods-per-node allocated pods per node the cycle rows keep alive: the sink deletes the
+                                 oldest beyond them, and every replica ingests the delete (default %d; 0: pods stay
+                                 placed, and 500 nodes fill at about 31,000)
                   --out          benchmark.json (default loadtest/target/benchmark.json)
                   --markdown     the tables of docs/benchmarks.md
                 Every gateway replica and the bare endpoint run in JVMs of their own; this JVM only drives the load
                 and plays the API server (the fast API sink), except for the /filter rows and the cycle row marked
                 "sink in its JVM", where one replica holds the sink. benchmark.json holds every row, the machine (cores,
                 load average at the start and the end), the commit, and each target of issue 14 with met true|false.
-                """.formatted(String.join(",", Benchmark.REPLICA_JVM));
+                """.formatted(String.join(",", Benchmark.REPLICA_JVM), LIVE_PODS_PER_NODE);
 
         boolean wants(String part) {
             return only.isEmpty() || only.contains(part);
+        }
+
+        boolean wantsRow(String id) {
+            return rows.isEmpty() || rows.contains(id);
         }
 
         static BenchArgs parse(String[] args) {
@@ -516,6 +557,8 @@ public final class Benchmark {
             Duration warmup = null;
             Duration window = null;
             List<Long> delays = List.of();
+            List<String> rows = List.of();
+            int livePodsPerNode = LIVE_PODS_PER_NODE;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--help", "-h" -> help = true;
@@ -533,11 +576,13 @@ public final class Benchmark {
                     case "--window" -> window = Duration.ofSeconds(Long.parseLong(args[++i]));
                     case "--delays" -> delays = java.util.Arrays.stream(args[++i].split(","))
                             .map(Long::valueOf).toList();
+                    case "--rows" -> rows = List.of(args[++i].split(","));
+                    case "--live-pods-per-node" -> livePodsPerNode = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "\n" + USAGE);
                 }
             }
             return new BenchArgs(help, smoke, small, out, markdown, only, filterNodes, replicaJvm, warmup, window,
-                    delays);
+                    delays, rows, livePodsPerNode);
         }
     }
 }

@@ -61,9 +61,18 @@ final class Deployment implements AutoCloseable {
         }
 
         long writes() throws Exception {
+            return count("writes");
+        }
+
+        long deleted() throws Exception {
+            return count("deleted");
+        }
+
+        /** One of the counts the sink's {@code writes} call answers. */
+        private long count(String field) throws Exception {
             return http.post(port, "/call", Buffer.buffer("{\"op\":\"writes\"}"))
                     .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)
-                    .json().path("writes").asLong();
+                    .json().path(field).asLong();
         }
     }
 
@@ -72,15 +81,17 @@ final class Deployment implements AutoCloseable {
      * gateway measured against an API as fast as a map (the one-replica throughput and {@code /filter} targets of issue
      * 14), at the price of the sink's work counting as the replica's CPU. Several replicas need one shared API, so
      * only one replica can run this way.
+     *
+     * @param livePods allocated pods the sink keeps alive before deleting the oldest ({@link FastApiSink}); 0: all
      */
     static Deployment startWithSinkInReplica(List<SyntheticNode> nodes, Duration allocateDelay, String nodePolicy,
-                                             Duration reservationTtl, List<String> jvmOptions, BenchHttp http)
-            throws Exception {
+                                             Duration reservationTtl, int livePods, List<String> jvmOptions,
+                                             BenchHttp http) throws Exception {
         String cluster = Benchmark.newClusterName();
         int hzPort = Benchmark.freePort();
         ReplicaProcess replica = ReplicaProcess.start("replica-0", jvmOptions, ReplicaMain.class, List.of("0", cluster,
                 Integer.toString(hzPort), "127.0.0.1:" + hzPort, nodePolicy, Long.toString(reservationTtl.toMillis()),
-                ReplicaMain.IN_PROCESS + allocateDelay.toMillis(), Integer.toString(nodes.size()), "0"));
+                ReplicaMain.IN_PROCESS + allocateDelay.toMillis() + ":" + livePods, Integer.toString(nodes.size()), "0"));
         try {
             String[] ready = replica.await("READY", READY_TIMEOUT).trim().split(" ");
             return new Deployment(null, null, List.of(replica), new int[] {Integer.parseInt(ready[0])},
@@ -97,12 +108,14 @@ final class Deployment implements AutoCloseable {
      * @param reservationTtl how long a filter's reservation lives: the filter-only rows never bind, and with the
      *                       default TTL their reservations would fill the cluster within the run
      * @param placed         pods already bound and allocated before the replicas start (the cluster's density)
+     * @param livePods       allocated pods the sink keeps alive before deleting the oldest ({@link FastApiSink});
+     *                       0: every pod stays placed
      * @param jvmOptions     the replicas' JVM options
      */
     static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy,
-                            Duration reservationTtl, List<ObservedPod> placed, List<String> jvmOptions)
+                            Duration reservationTtl, List<ObservedPod> placed, int livePods, List<String> jvmOptions)
             throws Exception {
-        FastApiSink sink = new FastApiSink(allocateDelay);
+        FastApiSink sink = new FastApiSink(allocateDelay, livePods);
         SinkServer server = null;
         List<ReplicaProcess> started = new ArrayList<>();
         try {
@@ -142,12 +155,17 @@ final class Deployment implements AutoCloseable {
     static Deployment start(List<SyntheticNode> nodes, int replicaCount, Duration allocateDelay, String nodePolicy,
                             List<String> jvmOptions) throws Exception {
         return start(nodes, replicaCount, allocateDelay, nodePolicy, SchedulingConfig.DEFAULTS.reservationTtl(),
-                List.of(), jvmOptions);
+                List.of(), 0, jvmOptions);
     }
 
     /** The API writes so far (patches, bindings, lock writes). */
     long apiWrites() throws Exception {
         return inReplica != null ? inReplica.writes() : sink.writes();
+    }
+
+    /** Pods the sink deleted so far to keep its live-pod bound. */
+    long podsDeleted() throws Exception {
+        return inReplica != null ? inReplica.deleted() : sink.deleted();
     }
 
     /** The replicas' API ports. */

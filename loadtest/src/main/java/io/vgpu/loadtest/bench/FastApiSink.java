@@ -18,6 +18,7 @@ import io.vgpu.gateway.core.nodelock.NamespacedName;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the registered {@link ClusterEvents} listeners (one per replica: StateIngest and the quota feed), one event at a
  * time on its own "watch" thread, as the informers would. After a Binding it plays the device plugin: once
  * {@code allocateDelay} has passed it marks the pod {@code bind-phase=success} and removes the node lock, which the
- * node event then carries to the replicas' shared-state lock.
+ * node event then carries to the replicas' shared-state lock. With a live-pod bound it also plays the users whose
+ * pods end: once more than {@code livePods} allocated pods are alive it deletes the oldest, and the DELETED event
+ * reaches every replica as a watch would carry it, so a long run reaches a steady state instead of a full cluster.
  *
  * <p>All replicas share this one cache (their informers would each hold a copy of the same objects). Thread-safe:
  * writes to one object are serialised by the map's compute.
@@ -54,10 +57,23 @@ final class FastApiSink extends MirrorCache implements ApiStandIn, AutoCloseable
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong allocated = new AtomicLong();
+    private final AtomicLong deleted = new AtomicLong();
+    private final int livePods;
+    /** Allocated pods, oldest first, while {@link #livePods} bounds them; touched on the watch thread only. */
+    private final ArrayDeque<PodAddress> alive = new ArrayDeque<>();
 
     /** @param allocateDelay how long the device plugin takes from the Binding to releasing the node lock */
     FastApiSink(Duration allocateDelay) {
+        this(allocateDelay, 0);
+    }
+
+    /**
+     * @param allocateDelay how long the device plugin takes from the Binding to releasing the node lock
+     * @param livePods      how many allocated pods stay alive before the oldest is deleted; 0: every pod stays
+     */
+    FastApiSink(Duration allocateDelay, int livePods) {
         this.allocateDelay = allocateDelay;
+        this.livePods = livePods;
     }
 
     /** Adds a replica's informer listener; it first receives every node, then every pod, already known. */
@@ -97,6 +113,11 @@ final class FastApiSink extends MirrorCache implements ApiStandIn, AutoCloseable
     /** Pods the device plugin reported allocated. */
     long allocated() {
         return allocated.get();
+    }
+
+    /** Pods deleted to keep the live-pod bound. */
+    long deleted() {
+        return deleted.get();
     }
 
     /** Forgets every pod (between measured phases), without events. */
@@ -179,6 +200,29 @@ final class FastApiSink extends MirrorCache implements ApiStandIn, AutoCloseable
         patchPod(pod, Map.of(HamiAnnotations.BIND_PHASE, "success"), Map.of(), null);
         allocated.incrementAndGet();
         unlock(node, pod.namespacedName(), false);
+        retire(pod);
+    }
+
+    /** Keeps at most {@link #livePods} allocated pods: the oldest go, as finished pods do in a cluster. */
+    private void retire(PodAddress pod) {
+        if (livePods <= 0) {
+            return;
+        }
+        alive.addLast(pod);
+        while (alive.size() > livePods) {
+            delete(alive.pollFirst());
+        }
+    }
+
+    /** The user's delete: every watch gets the pod's last state (not counted in {@link #writes}: not the gateway's). */
+    private void delete(PodAddress pod) {
+        String key = key(pod.namespace(), pod.name());
+        ObservedPod gone = pods.get(key);
+        if (gone == null || !pod.uid().isEmpty() && !pod.uid().equals(gone.spec().uid()) || !pods.remove(key, gone)) {
+            return;
+        }
+        deleted.incrementAndGet();
+        deliver(l -> l.podDeleted(gone));
     }
 
     private boolean unlock(String node, NamespacedName pod, boolean skipOwnerCheck) {

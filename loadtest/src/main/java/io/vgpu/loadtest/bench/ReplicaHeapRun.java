@@ -43,7 +43,7 @@ final class ReplicaHeapRun {
         out.put("pods", podCount);
         out.put("jvm", String.join(" ", replicaJvm));
         try (Deployment d = Deployment.start(nodes, replicas, Duration.ZERO, "binpack",
-                SchedulingConfig.DEFAULTS.reservationTtl(), placed, replicaJvm);
+                SchedulingConfig.DEFAULTS.reservationTtl(), placed, 0, replicaJvm);
              BenchHttp http = new BenchHttp()) {
             out.put("readySeconds", Benchmark.round((System.nanoTime() - t0) / 1e9));
             out.put("filterErrors", fillVerdictCaches(d, http, names));

@@ -26,7 +26,7 @@ import java.util.Locale;
  *   <li>{@code quit} or the end of stdin shuts it down.</li>
  * </ul>
  * Usage: {@code ReplicaMain <index> <cluster> <hazelcast port> <members,...> <node policy> <reservation ttl ms>
- * <sink port | in-process:<device plugin delay ms>> <nodes> <placed pods>}; with the sink in process, {@code READY}
+ * <sink port | in-process:<device plugin delay ms>[:<live pods>]> <nodes> <placed pods>}; with the sink in process, {@code READY}
  * also names the port of its {@link SinkServer}.
  */
 public final class ReplicaMain {
@@ -111,12 +111,14 @@ public final class ReplicaMain {
             return new Sink(remote, "", remote);
         }
 
-        /** @param spec {@code in-process:<device plugin delay ms>} */
+        /** @param spec {@code in-process:<device plugin delay ms>[:<live pods>]} ({@link FastApiSink}'s bound) */
         static Sink inProcess(int nodes, long placed, String spec) throws Exception {
             if (placed > 0) {
                 throw new IllegalArgumentException("an in-process sink starts without placed pods");
             }
-            FastApiSink local = new FastApiSink(Duration.ofMillis(Long.parseLong(spec.substring(IN_PROCESS.length()))));
+            String[] f = spec.substring(IN_PROCESS.length()).split(":");
+            FastApiSink local = new FastApiSink(Duration.ofMillis(Long.parseLong(f[0])),
+                    f.length > 1 ? Integer.parseInt(f[1]) : 0);
             for (var n : Benchmark.cluster(nodes)) {
                 local.createNode(n.name(), n.annotations(), Benchmark.virtualDevices(n));
             }

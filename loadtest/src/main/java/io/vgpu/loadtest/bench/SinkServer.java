@@ -124,10 +124,11 @@ final class SinkServer implements AutoCloseable {
                     .thenApply(SinkWire::lock);
             case "release" -> sink.release(c.path("node").asText(), owner, c.path("skipOwnerCheck").asBoolean())
                     .thenApply(SinkWire::release);
-            // the driver's own calls when the sink lives in the replica's JVM: a user's create, the write count
+            // the driver's own calls when the sink lives in the replica's JVM: a user's create, the write and
+            // delete counts
             case "create" -> create(c.path("pod"));
             case "writes" -> CompletableFuture.completedFuture(SinkWire.JSON.createObjectNode()
-                    .put("writes", sink.writes()));
+                    .put("writes", sink.writes()).put("deleted", sink.deleted()));
             default -> null;
         };
         if (answer == null) {
