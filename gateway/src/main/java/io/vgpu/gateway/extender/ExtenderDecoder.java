@@ -35,7 +35,9 @@ import java.util.Map;
  * Where Go would merge a repeated object field into the earlier one, the last one is taken whole.
  *
  * <p>The body is read as a stream: a {@code NodeNames} array (thousands of names) goes straight into a list, with no
- * JSON tree node per name, and unknown fields are skipped without building them. Pure CPU work; thread-safe.
+ * JSON tree node per name, and unknown fields are skipped without building them; a name that repeats the previous
+ * request's at its position is that request's {@code String} again ({@link RepeatedNames}). Pure CPU work;
+ * thread-safe.
  */
 public final class ExtenderDecoder {
 
@@ -59,7 +61,16 @@ public final class ExtenderDecoder {
 
     /** Decodes a {@code /filter} body. A missing or null {@code Pod} decodes (the service answers it). */
     public static Result<ExtenderArgs> filterArgs(byte[] body) {
-        FilterFields fields = new FilterFields();
+        return filterArgs(body, null);
+    }
+
+    /**
+     * Decodes a {@code /filter} body as {@link #filterArgs(byte[])} does, taking each {@code NodeNames} element that
+     * repeats the one at its position in the last list {@code repeated} holds as that very {@code String} (equal
+     * text, so the same request; null: every name is a new string), and leaving this list there for the next call.
+     */
+    static Result<ExtenderArgs> filterArgs(byte[] body, RepeatedNames repeated) {
+        FilterFields fields = new FilterFields(repeated);
         String problem = readStruct(body, "v1.ExtenderArgs", fields);
         if (problem != null) {
             return new Result.Invalid<>(problem);
@@ -157,9 +168,14 @@ public final class ExtenderDecoder {
 
     /** {@code ExtenderArgs}: {@code Pod *v1.Pod}, {@code Nodes *v1.NodeList}, {@code NodeNames *[]string}. */
     private static final class FilterFields implements StructFields {
+        private final RepeatedNames repeated;
         JsonNode pod;
         JsonNode nodes;
         List<String> nodeNames;
+
+        FilterFields(RepeatedNames repeated) {
+            this.repeated = repeated;
+        }
 
         @Override
         public String read(String name, JsonParser parser) throws IOException {
@@ -206,11 +222,14 @@ public final class ExtenderDecoder {
                 parser.skipChildren();
                 return typeError(kind(t), "ExtenderArgs.NodeNames", "[]string");
             }
-            List<String> names = new ArrayList<>();
+            String[] previous = repeated == null ? RepeatedNames.NONE : repeated.last();
+            List<String> names = new ArrayList<>(Math.max(10, previous.length));
             String typeError = null;
             for (JsonToken e = parser.nextToken(); e != JsonToken.END_ARRAY; e = parser.nextToken()) {
                 if (e == JsonToken.VALUE_STRING) {
-                    names.add(parser.getText());
+                    int at = names.size();
+                    String before = at < previous.length ? previous[at] : null;
+                    names.add(before != null && RepeatedNames.sameText(parser, before) ? before : parser.getText());
                 } else if (e == JsonToken.VALUE_NULL) {
                     names.add(""); // null leaves the element at its zero value
                 } else {
@@ -221,6 +240,9 @@ public final class ExtenderDecoder {
                 }
             }
             nodeNames = names;
+            if (repeated != null) {
+                repeated.remember(names);
+            }
             return typeError;
         }
     }

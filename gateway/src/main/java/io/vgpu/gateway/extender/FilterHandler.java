@@ -32,6 +32,8 @@ public final class FilterHandler implements Handler<RoutingContext> {
     private final FilterService service;
     private final FilterDecider simulation;
     private final ExtenderMetrics metrics;
+    /** The last request's NodeNames, shared by the verticle instances (the handler is one object for all). */
+    private final RepeatedNames repeated = new RepeatedNames();
 
     /**
      * @param service    the filter verb (cache mode)
@@ -48,7 +50,7 @@ public final class FilterHandler implements Handler<RoutingContext> {
     public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         byte[] body = ExtenderReplies.body(ctx);
-        ExtenderReplies.decodeAndCall(body, ExtenderDecoder::filterArgs, this::answer, ExtenderFilterResult::error)
+        ExtenderReplies.decodeAndCall(body, b -> ExtenderDecoder.filterArgs(b, repeated), this::answer, ExtenderFilterResult::error)
                 .compose(r -> Stages.offLoopIf(large(r), () -> ExtenderReplies.encode(r))
                         .otherwise(e -> ExtenderReplies.encode(ExtenderFilterResult.error("cannot encode response: "
                                 + e)))

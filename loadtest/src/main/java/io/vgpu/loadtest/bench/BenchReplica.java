@@ -119,7 +119,8 @@ final class BenchReplica implements AutoCloseable {
                     d.nodeLockWait(), d.lockRetryEvery(), d.callTimeout());
             // the services call the shared state and the API through the hop probe (HopTimes); ingest does not
             HopTimes hops = new HopTimes(metrics::lockWait);
-            ClusterState timedState = hops.timed(ClusterState.class, state, "state");
+            // the local reads (a view per listed node and filter) go straight to the state, as in the gateway
+            ClusterState timedState = new DirectLocalReads(hops.timed(ClusterState.class, state, "state"), state);
             ApiStandIn api = hops.timed(ApiStandIn.class, sink, "api");
             NodeLocks locks = new NodeLocks(vertx, timedState, api, scheduling, clock, hops);
             // ingest's own calls are timed apart ("ingest.*", "ingest.state.*"): a resync's live reads share the API

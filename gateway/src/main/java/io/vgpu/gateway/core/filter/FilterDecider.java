@@ -141,13 +141,19 @@ public final class FilterDecider {
         List<Candidate> fits = new ArrayList<>(nodeNames.size());
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
         boolean pairScores = scorer.usesPairScores();
+        // kube-scheduler lists the nodes in the same order call after call: the outcome at the same position of this
+        // shape's last call is checked first, an array read instead of a second hash lookup of a freshly decoded name
+        VerdictCache.Outcome[] previous = kept == null ? null : kept.lastCall();
+        VerdictCache.Outcome[] seen = kept == null ? null : new VerdictCache.Outcome[nodeNames.size()];
+        int position = 0;
         for (String name : nodeNames) {
+            int at = position++;
             NodeView view = nodes.apply(name);
             if (view == null) {
                 failed.put(name, NodeReason.NODE_UNREGISTERED);
                 continue;
             }
-            VerdictCache.Outcome outcome = kept == null ? null : kept.get(name, view);
+            VerdictCache.Outcome outcome = kept == null ? null : kept.get(previous, at, name, view);
             if (outcome == null) {
                 outcome = outcome(scorer.score(new NodeDevices(name, view.devices(),
                         pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
@@ -156,11 +162,17 @@ public final class FilterDecider {
                     kept.put(name, outcome);
                 }
             }
+            if (seen != null) {
+                seen[at] = outcome;
+            }
             if (outcome.fit() != null) {
                 fits.add(outcome.fit());
             } else {
                 failed.put(name, outcome.rejection());
             }
+        }
+        if (kept != null) {
+            kept.rememberCall(seen);
         }
         if (fits.isEmpty()) {
             return new FilterDecision.NoFit(failed);
@@ -174,10 +186,10 @@ public final class FilterDecider {
 
     private static VerdictCache.Outcome outcome(NodeVerdict verdict, String name, NodeView view, int initCount) {
         if (verdict instanceof NodeVerdict.Fits f) {
-            return new VerdictCache.Outcome(view, new Candidate(name, f.score(),
+            return new VerdictCache.Outcome(name, view, new Candidate(name, f.score(),
                     new PodAllocation(f.allocation(), initCount), f.migAssignments()), null);
         }
-        return new VerdictCache.Outcome(view, null, ((NodeVerdict.Unschedulable) verdict).rejection());
+        return new VerdictCache.Outcome(name, view, null, ((NodeVerdict.Unschedulable) verdict).rejection());
     }
 
     private String nodePolicy(PodSpec pod) {

@@ -70,17 +70,34 @@ final class VerdictCache {
     /**
      * What scoring one pod shape on one node gave: exactly one of {@code fit} and {@code rejection} is non-null.
      *
+     * @param node      the node name it was requested as (a fit names it, and so may a rejection's text)
      * @param view      the node view it was computed from (compared by identity)
      * @param fit       the candidate when the pod fits
      * @param rejection why it does not
      */
-    record Outcome(NodeView view, Candidate fit, NodeRejection rejection) {
+    record Outcome(String node, NodeView view, Candidate fit, NodeRejection rejection) {
+
+        /** Whether this is the outcome of requesting {@code node} with {@code view}: that name, that very view. */
+        boolean answers(String node, NodeView view) {
+            // the names are nearly always one object (RepeatedNames): equals returns at its identity check
+            return this.view == view && this.node.equals(node);
+        }
     }
 
-    /** The outcomes of one shape, by requested node name. */
+    /**
+     * The outcomes of one shape, by requested node name, and by position in the request of the shape's last call
+     * (kube-scheduler lists the same nodes in the same order call after call, so the outcome at a node's position is
+     * nearly always its own: one array read instead of a hash lookup of a freshly decoded name). A position's outcome
+     * is used only when it {@link Outcome#answers answers} the name and view requested there now; else the
+     * by-name map is asked. Concurrent calls of a shape each remember their own whole call; the last one stays.
+     */
     static final class Verdicts {
+        private static final Outcome[] NO_CALL = new Outcome[0];
+
         private final Map<String, Outcome> byNode = new ConcurrentHashMap<>();
         private final int maxNodes;
+        /** The outcome of each position of the last call remembered (null: a node without a view). */
+        private volatile Outcome[] lastCall = NO_CALL;
 
         private Verdicts(int maxNodes) {
             this.maxNodes = maxNodes;
@@ -90,6 +107,29 @@ final class VerdictCache {
         Outcome get(String node, NodeView view) {
             Outcome o = byNode.get(node);
             return o != null && o.view() == view ? o : null;
+        }
+
+        /**
+         * The outcome computed for {@code node} from this very {@code view}, or null: the one at {@code position} of
+         * {@code lastCall} (read once per call from {@link #lastCall()}) when it answers them, else the one kept for
+         * the name.
+         */
+        Outcome get(Outcome[] lastCall, int position, String node, NodeView view) {
+            Outcome o = position < lastCall.length ? lastCall[position] : null;
+            return o != null && o.answers(node, view) ? o : get(node, view);
+        }
+
+        /** The outcomes of the last call remembered, by position in its request. */
+        Outcome[] lastCall() {
+            return lastCall;
+        }
+
+        /**
+         * Remembers one call's outcomes by position (the array is not copied: the caller hands it over). A request
+         * longer than the shape's node bound is not remembered: the bound holds for positions as for names.
+         */
+        void rememberCall(Outcome[] outcomes) {
+            lastCall = outcomes.length <= maxNodes ? outcomes : NO_CALL;
         }
 
         /** Keeps {@code outcome} for {@code node}, replacing what was kept for it. */

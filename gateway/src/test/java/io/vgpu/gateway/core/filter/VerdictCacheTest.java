@@ -130,6 +130,32 @@ class VerdictCacheTest {
     }
 
     @Test
+    void theSameListInTheSameOrderReusesEachPositionsOutcome() {
+        FilterDecider cached = new FilterDecider(FilterConfig.defaults());
+        Map<String, NodeView> views = new HashMap<>(Map.of("a", node("a", 0), "b", node("b", 3000)));
+        PodSpec pod = pod("p1", 1, 1000, Map.of());
+        // names decoded afresh for every request: equal strings, other objects
+        FilterDecision.Fits first = (FilterDecision.Fits) cached.decide(pod, List.of(new String("a"), new String("b")),
+                views::get, QuotaGate.NONE);
+        FilterDecision.Fits second = (FilterDecision.Fits) cached.decide(pod,
+                List.of(new String("a"), new String("b")), views::get, QuotaGate.NONE);
+        assertThat(second.ranked()).usingElementComparator((x, y) -> x == y ? 0 : 1)
+                .containsExactlyElementsOf(first.ranked());
+    }
+
+    @Test
+    void aViewAtTheSamePositionUnderAnotherNameIsAnsweredWithTheNameRequested() {
+        FilterDecider cached = new FilterDecider(FilterConfig.defaults());
+        NodeView shared = node("a", 0);
+        PodSpec pod = pod("p1", 1, 1000, Map.of());
+        cached.decide(pod, List.of("a"), n -> shared, QuotaGate.NONE);
+        // the same view object at the same position, requested as another node: its outcome names "b", not "a"
+        FilterDecision second = cached.decide(pod, List.of("b"), n -> shared, QuotaGate.NONE);
+        assertThat(second).isEqualTo(uncached.decide(pod, List.of("b"), n -> shared, QuotaGate.NONE));
+        assertThat(((FilterDecision.Fits) second).best().node()).isEqualTo("b");
+    }
+
+    @Test
     void podsWhoseNamespaceEnforcesAQuotaAreAlwaysScoredAfresh() {
         FilterDecider cached = new FilterDecider(FilterConfig.defaults());
         Map<String, NodeView> views = Map.of("a", node("a", 0));
@@ -194,14 +220,18 @@ class VerdictCacheTest {
         List<NodeView> nodes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             nodes.add(node("n" + i, 0));
-            verdicts.put("n" + i, new VerdictCache.Outcome(nodes.get(i), null, new NodeRejection.Inconsistent("reason " + i)));
+            verdicts.put("n" + i, new VerdictCache.Outcome("n" + i, nodes.get(i), null, new NodeRejection.Inconsistent("reason " + i)));
         }
         assertThat(verdicts.size()).isEqualTo(1);
         assertThat(verdicts.get("n3", nodes.get(3))).isNotNull();
         assertThat(verdicts.get("n0", nodes.get(0))).isNull();
-        verdicts.put("n3", new VerdictCache.Outcome(nodes.get(3), null, new NodeRejection.Inconsistent("again"))); // a known node: nothing dropped
+        verdicts.put("n3", new VerdictCache.Outcome("n3", nodes.get(3), null, new NodeRejection.Inconsistent("again"))); // a known node: nothing dropped
         assertThat(verdicts.get("n3", nodes.get(3)).rejection().hamiText()).isEqualTo("again");
         assertThat(verdicts.get("n3", node("n3", 0))).as("an equal view that is another object").isNull();
+        verdicts.rememberCall(new VerdictCache.Outcome[3]);
+        assertThat(verdicts.lastCall()).hasSize(3);
+        verdicts.rememberCall(new VerdictCache.Outcome[4]); // longer than the bound: positions are not kept
+        assertThat(verdicts.lastCall()).isEmpty();
     }
 
     @Test
