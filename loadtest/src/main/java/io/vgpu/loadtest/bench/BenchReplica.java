@@ -61,7 +61,7 @@ final class BenchReplica implements AutoCloseable {
 
     private static final long SWEEP_EVERY_MILLIS = 2_000;
     /** How long a replica waits for its views to load: the driver's own READY wait ({@code Deployment}). */
-    private static final long STATE_READY_MINUTES = 6;
+    private static final long STATE_READY_MINUTES = Deployment.READY_TIMEOUT.toMinutes();
 
     private final Vertx vertx;
     private final HazelcastClusterState state;
