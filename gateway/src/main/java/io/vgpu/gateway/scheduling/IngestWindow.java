@@ -1,11 +1,12 @@
 package io.vgpu.gateway.scheduling;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -24,8 +25,16 @@ final class IngestWindow {
 
     private final int limit;
     private final Queue<Runnable> waiting = new ArrayDeque<>();
-    /** Every change submitted and not completed yet (queued or in flight): what {@link #settled} waits for. */
-    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+    /**
+     * The {@link #settled} calls not complete yet, each with how many changes submitted before it are still
+     * pending: a count per call, not a future per change (an {@code allOf} over 200,000 pending changes of a re-list
+     * built as many futures again, per resync).
+     */
+    private final List<Settling> settling = new ArrayList<>();
+    /** Changes submitted and not completed yet (queued or in flight). */
+    private long pending;
+    /** Numbers the changes in submission order: a change counts for the {@link #settled} calls made after it. */
+    private long submitted;
     private int inFlight;
     /** Whether some thread is starting waiting changes (only that one does, in queue order). */
     private boolean draining;
@@ -46,11 +55,11 @@ final class IngestWindow {
      */
     <T> CompletionStage<T> submit(Supplier<? extends CompletionStage<T>> change) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        pending.add(result);
-        result.whenComplete((v, e) -> pending.remove(result));
         boolean drain;
         synchronized (this) {
-            waiting.add(() -> start(change, result));
+            long number = submitted++;
+            pending++;
+            waiting.add(() -> start(change, result, number));
             drain = !draining;
             draining = true;
         }
@@ -66,8 +75,14 @@ final class IngestWindow {
      * asked for, instead of finding them missing and reading every such pod live.
      */
     CompletionStage<Void> settled() {
-        CompletableFuture<?>[] before = pending.toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(before).handle((v, e) -> null);
+        synchronized (this) {
+            if (pending > 0) {
+                Settling s = new Settling(submitted, pending);
+                settling.add(s);
+                return s.done;
+            }
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** How many changes are in flight now. */
@@ -99,13 +114,14 @@ final class IngestWindow {
         }
     }
 
-    private <T> void start(Supplier<? extends CompletionStage<T>> change, CompletableFuture<T> result) {
+    private <T> void start(Supplier<? extends CompletionStage<T>> change, CompletableFuture<T> result, long number) {
         CompletionStage<T> stage;
         try {
             stage = change.get();
         } catch (RuntimeException e) {
             finished();
             result.completeExceptionally(e);
+            completed(number);
             return;
         }
         stage.whenComplete((value, error) -> {
@@ -115,7 +131,41 @@ final class IngestWindow {
             } else {
                 result.complete(value);
             }
+            completed(number);
         });
+    }
+
+    /** Change {@code number} is done: the {@link #settled} calls made after it wait for one change fewer. */
+    private void completed(long number) {
+        List<Settling> done = null;
+        synchronized (this) {
+            pending--;
+            for (Iterator<Settling> it = settling.iterator(); it.hasNext(); ) {
+                Settling s = it.next();
+                if (number < s.before && --s.remaining == 0) {
+                    it.remove();
+                    if (done == null) {
+                        done = new ArrayList<>(1);
+                    }
+                    done.add(s);
+                }
+            }
+        }
+        if (done != null) {
+            done.forEach(s -> s.done.complete(null)); // outside the lock: a resync's callbacks run here
+        }
+    }
+
+    /** One {@link #settled} call: it waits for the {@code remaining} changes numbered below {@code before}. */
+    private static final class Settling {
+        final long before;
+        long remaining;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Settling(long before, long remaining) {
+            this.before = before;
+            this.remaining = remaining;
+        }
     }
 
     /** Frees a place; the thread becomes the drainer when none is draining (a change completing inline is not). */

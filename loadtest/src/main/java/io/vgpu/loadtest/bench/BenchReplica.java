@@ -61,7 +61,7 @@ final class BenchReplica implements AutoCloseable {
 
     private static final long SWEEP_EVERY_MILLIS = 2_000;
     /** How long a replica waits for its views to load: the driver's own READY wait ({@code Deployment}). */
-    private static final long STATE_READY_MINUTES = 6;
+    private static final long STATE_READY_MINUTES = Deployment.READY_TIMEOUT.toMinutes();
 
     private final Vertx vertx;
     private final HazelcastClusterState state;
@@ -156,7 +156,8 @@ final class BenchReplica implements AutoCloseable {
                 deployed.add(v);
                 return v;
             }, new DeploymentOptions().setInstances(Runtime.getRuntime().availableProcessors()))
-                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    // 30 s by default (5 s per minute of the READY wait): it ran out beside a soak, at 55 minutes
+                    .toCompletionStage().toCompletableFuture().get(STATE_READY_MINUTES * 5, TimeUnit.SECONDS);
             vertx.setPeriodic(SWEEP_EVERY_MILLIS, id -> state.sweepExpired(clock.millis()));
             // as long as the driver waits for READY (Deployment): a member that joins while its peers ingest 50,000
             // placed pods and partitions migrate took more than 30 s to load its views on a loaded 2-core machine

@@ -26,7 +26,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class Deployment implements AutoCloseable {
 
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(6);
+    /**
+     * How long the driver waits for a replica's {@code READY}: 6 minutes, or {@code -Dbench.readyMinutes} (give the
+     * replicas' JVMs the same option): a full-size heap row beside other work on 2 cores needs longer.
+     */
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(Long.getLong("bench.readyMinutes", 6));
 
     private final FastApiSink sink;
     private final SinkServer server;
@@ -181,6 +185,18 @@ final class Deployment implements AutoCloseable {
     /** CPU ticks of every replica process's JIT compiler threads so far, summed ({@link ProcCpu#readJit}). */
     OptionalLong jitTicks() {
         return ProcCpu.readAllJit(replicas.stream().map(ReplicaProcess::pid).toList());
+    }
+
+    /** Each replica's ingest calls to the shared state in flight now ({@link HopTimes#inFlight}). */
+    List<Long> ingestInFlight() throws IOException, InterruptedException {
+        for (ReplicaProcess r : replicas) {
+            r.send("ingest");
+        }
+        List<Long> out = new ArrayList<>();
+        for (ReplicaProcess r : replicas) {
+            out.add(Long.parseLong(r.await("INGEST", Duration.ofMinutes(1)).trim()));
+        }
+        return out;
     }
 
     /** Every replica starts counting its hops afresh ({@link HopTimes}). */

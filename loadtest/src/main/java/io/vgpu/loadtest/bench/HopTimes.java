@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class HopTimes implements LockWaits {
 
     private final Map<String, LongAdder[]> hops = new ConcurrentHashMap<>();
+    /** Calls started and not completed yet, per prefix (never reset): whether a part's work has drained. */
+    private final Map<String, LongAdder> pending = new ConcurrentHashMap<>();
     private final LockWaits next;
 
     /** @param next where lock waits are recorded as well (the replica's metrics) */
@@ -42,7 +44,12 @@ final class HopTimes implements LockWaits {
             }
             if (result instanceof CompletionStage<?> stage) {
                 String hop = prefix + "." + method.getName();
-                stage.whenComplete((r, e) -> add(hop, System.nanoTime() - start));
+                LongAdder open = pending.computeIfAbsent(prefix, p -> new LongAdder());
+                open.increment();
+                stage.whenComplete((r, e) -> {
+                    open.decrement();
+                    add(hop, System.nanoTime() - start);
+                });
             }
             return result;
         };
@@ -59,6 +66,15 @@ final class HopTimes implements LockWaits {
     public void contended() {
         add("lock.contended", 0);
         next.contended();
+    }
+
+    /**
+     * The calls behind {@code prefix} started and not completed now. The ingest's window keeps up to 512 of its
+     * changes in flight while any wait, so 0 (read more than once) means its queue has drained.
+     */
+    long inFlight(String prefix) {
+        LongAdder open = pending.get(prefix);
+        return open == null ? 0 : open.sum();
     }
 
     /** Forgets what was counted (the start of a measured window). */

@@ -19,10 +19,18 @@ import java.util.concurrent.TimeUnit;
  * Starts the replicas as the density rows do ({@link Deployment#start} with the probe's cluster and placed pods,
  * each replica in its own JVM with the run's replica JVM options, its informer mirror filled by the driver's sink),
  * waits until every replica's view shows every placed pod, fills each replica's filter verdict cache to its bound
- * (one {@code /filter} over every node per pod shape, as the probe does), then asks each replica for its used heap
- * after full GC, and once more after emptying its informer mirror (the difference: what the mirror alone keeps).
+ * (one {@code /filter} over every node per pod shape, as the probe does), waits until every replica's ingest has
+ * drained, then asks each replica for its used heap after full GC (until two reads agree), and once more after emptying its informer mirror (the difference: what the mirror alone keeps).
  */
 final class ReplicaHeapRun {
+
+    /** How long the row waits for the replicas' ingest to drain before it measures anyway. */
+    private static final Duration DRAIN_LIMIT = Duration.ofMinutes(5);
+    /** Reads of "nothing in flight" in a row that count as drained. */
+    private static final int DRAINED_READS = 3;
+    private static final Duration HEAP_READ_GAP = Duration.ofSeconds(10);
+    private static final int HEAP_STABLE_MIB = 4;
+    private static final int HEAP_READS = 5;
 
     private ReplicaHeapRun() {
     }
@@ -47,7 +55,8 @@ final class ReplicaHeapRun {
              BenchHttp http = new BenchHttp()) {
             out.put("readySeconds", Benchmark.round((System.nanoTime() - t0) / 1e9));
             out.put("filterErrors", fillVerdictCaches(d, http, names));
-            List<long[]> full = d.heaps("heap");
+            awaitIngestDrained(d, out);
+            List<long[]> full = settledHeaps(d, out);
             // measured while the deployment is up: the sink with every pod and the watch streams' buffers
             long driver = HeapReport.usedAfterGc();
             List<long[]> withoutMirror = d.heaps("heap-without-mirror");
@@ -66,6 +75,60 @@ final class ReplicaHeapRun {
         }
         out.put("seconds", Benchmark.round((System.nanoTime() - t0) / 1e9));
         return out;
+    }
+
+    /**
+     * Waits until no replica has an ingest call to the shared state in flight, {@value #DRAINED_READS} reads in a
+     * row a second apart: {@code READY} means every placed pod is in the views, while a replica's ingest window may
+     * still hold hundreds of thousands of queued changes (a figure taken then weighs a backlog that drains). Bounded:
+     * a backlog still there after {@link #DRAIN_LIMIT} is reported ({@code ingestDrained} false), not waited for.
+     */
+    private static void awaitIngestDrained(Deployment d, Map<String, Object> out) throws Exception {
+        long t0 = System.nanoTime();
+        long deadline = t0 + DRAIN_LIMIT.toNanos();
+        List<Long> inFlight = d.ingestInFlight();
+        out.put("ingestInFlightAfterFill", inFlight);
+        int zeroReads = 0;
+        while (true) {
+            zeroReads = inFlight.stream().allMatch(n -> n == 0) ? zeroReads + 1 : 0;
+            if (zeroReads >= DRAINED_READS || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(1000);
+            inFlight = d.ingestInFlight();
+        }
+        out.put("ingestDrained", zeroReads >= DRAINED_READS);
+        out.put("ingestInFlightAtHeap", inFlight);
+        out.put("ingestDrainSeconds", Benchmark.round((System.nanoTime() - t0) / 1e9));
+        if (zeroReads < DRAINED_READS) {
+            System.out.println("bench: heap: the replicas' ingest did not drain within " + DRAIN_LIMIT.toSeconds()
+                    + " s, in flight " + inFlight);
+        }
+    }
+
+    /**
+     * Each replica's used heap after full GC, read again {@link #HEAP_READ_GAP} later until no replica's figure moved
+     * by more than {@value #HEAP_STABLE_MIB} MiB (at most {@value #HEAP_READS} reads): what the views' last summaries
+     * and listener queues still held is gone. The last read is the row's figure; {@code heapReadsMiB} has them all.
+     */
+    private static List<long[]> settledHeaps(Deployment d, Map<String, Object> out) throws Exception {
+        List<List<Double>> reads = new ArrayList<>();
+        List<long[]> last = d.heaps("heap");
+        reads.add(last.stream().map(h -> mib(h[0])).toList());
+        boolean stable = false;
+        while (!stable && reads.size() < HEAP_READS) {
+            Thread.sleep(HEAP_READ_GAP.toMillis());
+            List<long[]> next = d.heaps("heap");
+            stable = true;
+            for (int i = 0; i < next.size(); i++) {
+                stable &= Math.abs(next.get(i)[0] - last.get(i)[0]) <= HEAP_STABLE_MIB * 1024L * 1024L;
+            }
+            last = next;
+            reads.add(last.stream().map(h -> mib(h[0])).toList());
+        }
+        out.put("heapReadsMiB", reads);
+        out.put("heapStable", stable);
+        return last;
     }
 
     /**

@@ -19,6 +19,8 @@ import java.util.Locale;
  *   <li>prints {@code READY <api port>} once its view holds every node and every placed pod's charge;</li>
  *   <li>{@code fanout-start} / {@code fanout-stop} on stdin start and stop its {@link FanOutMeter}; the stop prints
  *       {@code FANOUT <events> <mean event bytes>};</li>
+ *   <li>{@code ingest} prints {@code INGEST <ingest's calls to the shared state in flight>} (0 once the informers'
+ *       changes have all been stored: {@link HopTimes#inFlight});</li>
  *   <li>{@code heap} prints {@code HEAP <used bytes after full GC> <max heap bytes>} ({@link HeapReport});
  *       {@code heap-without-mirror} empties the informer mirror first (its objects become garbage unless the
  *       state still refers to them) and then measures: the heap rows' last command, the replica is no longer
@@ -31,7 +33,8 @@ import java.util.Locale;
  */
 public final class ReplicaMain {
 
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
+    /** A minute inside the driver's wait ({@link Deployment#READY_TIMEOUT}), so that the replica says why first. */
+    private static final Duration READY_TIMEOUT = Deployment.READY_TIMEOUT.minusMinutes(1);
     /** The sink argument that puts the API stand-in into this JVM ({@link Sink#inProcess}). */
     static final String IN_PROCESS = "in-process:";
 
@@ -77,6 +80,10 @@ public final class ReplicaMain {
                 case "hops-start" -> replica.hops().reset();
                 case "hops" -> {
                     System.out.println(replica.hops().line());
+                    System.out.flush();
+                }
+                case "ingest" -> {
+                    System.out.println("INGEST " + replica.hops().inFlight("ingest.state"));
                     System.out.flush();
                 }
                 case "heap" -> {

@@ -1,6 +1,7 @@
 package io.vgpu.state.codec;
 
 import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.StringPool;
 import io.vgpu.state.model.Vendor;
 
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.Map;
  * consumers index entries by container position and ignore the tail. Within an entry, pieces without a
  * comma are ignored, a piece needs at least 4 comma fields (more are ignored) and the two numbers must be
  * decimal int32. Decoders never throw: bad text (truncated, missing fields, non-numeric, out of int32
- * range, null) is a {@link Decoded.Err}. Every method is pure and thread-safe.
+ * range, null) is a {@link Decoded.Err}. Every method is pure and thread-safe; decoded GPU UUIDs and vendor words
+ * are the {@link StringPool}'s instances (equal strings, shared).
  */
 public final class PodDevicesCodec {
 
@@ -69,7 +71,10 @@ public final class PodDevicesCodec {
             if (!cores.isOk()) {
                 return Decoded.err("invalid core field: " + cores.error());
             }
-            out.add(new ContainerDevice(0, fields[0], fields[1], mem.value().intValue(), cores.value().intValue()));
+            // the UUID and vendor word recur in every pod on the card: the pool's instances (each replica's pod
+            // tracker keeps a decoded allocation of every pod, issue 14's heap)
+            out.add(new ContainerDevice(0, StringPool.canonical(fields[0]), StringPool.canonical(fields[1]),
+                    mem.value().intValue(), cores.value().intValue()));
         }
         return Decoded.ok(List.copyOf(out));
     }

@@ -62,7 +62,7 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
     /** Requires a name; copies collections (charges sorted by UID, pair-score order kept). */
     public NodeState {
         Objects.requireNonNull(name, "name");
-        devices = devices == null ? List.of() : List.copyOf(devices);
+        devices = NodeInventory.copyDevices(devices);
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         pairScores = NodeInventory.copyScores(pairScores);
         charges = charges == null || charges.isEmpty() ? Map.of()

@@ -19,6 +19,6 @@ public record NodeView(String name, List<DeviceUsage> devices, Map<String, Strin
     public NodeView {
         devices = List.copyOf(devices);
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
-        pairScores = pairScores == null ? Map.of() : Map.copyOf(pairScores);
+        pairScores = NodeInventory.copyScores(pairScores); // the inventory's, not another copy per view
     }
 }

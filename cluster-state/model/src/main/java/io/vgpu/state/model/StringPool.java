@@ -90,21 +90,27 @@ public final class StringPool {
         return pod == null ? null : new PodRef(pod.uid(), canonical(pod.namespace()), pod.name());
     }
 
-    /** An equal inventory whose node name, GPU UUIDs, model names, modes and MIG profile names are canonical. */
-    public static NodeInventory canonical(NodeInventory inventory) {
-        if (inventory == null) {
-            return null;
-        }
-        List<GpuDevice> devices = new ArrayList<>(inventory.devices().size());
-        for (GpuDevice d : inventory.devices()) {
+    /** Equal devices whose GPU UUIDs, model names, modes and MIG profile names are canonical (order kept). */
+    static List<GpuDevice> canonicalDevices(List<GpuDevice> devices) {
+        List<GpuDevice> out = new ArrayList<>(devices.size());
+        for (GpuDevice d : devices) {
             List<MigProfile> profiles = new ArrayList<>(d.migProfiles().size());
             for (MigProfile p : d.migProfiles()) {
                 profiles.add(new MigProfile(canonical(p.name()), p.memoryMB(), p.core(), p.sliceCount(),
                         p.placements()));
             }
-            devices.add(new GpuDevice(canonical(d.id()), d.index(), d.count(), d.devmem(), d.devcore(),
+            out.add(new GpuDevice(canonical(d.id()), d.index(), d.count(), d.devmem(), d.devcore(),
                     canonical(d.type()), d.numa(), canonical(d.mode()), profiles, d.health()));
         }
+        return List.copyOf(out);
+    }
+
+    /** An equal inventory whose node name, GPU UUIDs, model names, modes and MIG profile names are canonical. */
+    public static NodeInventory canonical(NodeInventory inventory) {
+        if (inventory == null) {
+            return null;
+        }
+        List<GpuDevice> devices = canonicalDevices(inventory.devices());
         Map<String, Map<String, Integer>> scores = new LinkedHashMap<>();
         inventory.pairScores().forEach((from, row) -> {
             Map<String, Integer> out = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.vgpu.state.codec;
 
 import io.vgpu.state.model.ContainerDevice;
+import io.vgpu.state.model.StringPool;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -134,5 +135,15 @@ class PodDevicesCodecTest {
         assertThat(PodDevicesCodec.allocationComplete(";;", List.of("NVIDIA", "MLU"))).isTrue();
         assertThat(PodDevicesCodec.allocationComplete(";x,MLU,1,1:;", List.of("NVIDIA", "MLU"))).isFalse();
         assertThat(PodDevicesCodec.allocationComplete(null)).isTrue();
+    }
+
+    @Test
+    void decodedUuidsAndVendorWordsAreThePoolsInstances() {
+        // two pods on one card, each annotation its own string (as two informer objects carry them)
+        ContainerDevice a = PodDevicesCodec.decode(new String("GPU-pool-a,NVIDIA,1024,0:;")).value().get(0).get(0);
+        ContainerDevice b = PodDevicesCodec.decode(new String("GPU-pool-a,NVIDIA,2048,0:;")).value().get(0).get(0);
+
+        assertThat(a.uuid()).isEqualTo("GPU-pool-a").isSameAs(b.uuid()).isSameAs(StringPool.canonical("GPU-pool-a"));
+        assertThat(a.type()).isSameAs(b.type()).isSameAs(StringPool.canonical("NVIDIA"));
     }
 }

@@ -22,9 +22,19 @@ public record TrackedPod(String uid, String namespace, String name, String node,
                          List<List<ContainerDevice>> containers, int initCount, List<DeviceGrant> grants,
                          boolean shrunk) {
 
-    /** Deep copies. */
+    /** Deep copies; lists that are immutable already are kept (the decoder's are: one pod of 200,000 each). */
     public TrackedPod {
-        containers = containers.stream().map(List::copyOf).toList();
+        containers = deepCopy(containers);
         grants = List.copyOf(grants);
+    }
+
+    private static List<List<ContainerDevice>> deepCopy(List<List<ContainerDevice>> containers) {
+        List<List<ContainerDevice>> outer = List.copyOf(containers);
+        for (List<ContainerDevice> c : outer) {
+            if (List.copyOf(c) != c) {
+                return outer.stream().map(List::copyOf).toList();
+            }
+        }
+        return outer;
     }
 }

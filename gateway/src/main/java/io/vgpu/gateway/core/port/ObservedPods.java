@@ -4,6 +4,7 @@ import io.vgpu.gateway.core.Container;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.state.codec.HamiAnnotations;
 import io.vgpu.state.model.StringPool;
+import io.vgpu.state.model.ValuePool;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,10 +13,16 @@ import java.util.Map;
 
 /**
  * The last trimming step of an informer's pod (issue 6's heap: 200,000 cached pods on one replica): every word
- * that recurs across pods becomes the {@link StringPool}'s instance, and the pod's two device annotations share
- * one string when they are equal (they are, from the filter until the device plugin consumes its copy).
+ * that recurs across pods becomes the {@link StringPool}'s instance, a pod's container list the instance every equal
+ * list shares ({@link ValuePool}), and the pod's two device annotations share one string when they are equal (they are, from the filter until the device plugin consumes its copy).
  */
 public final class ObservedPods {
+
+    /**
+     * Pods' container lists: every pod of a workload has an equal one (names, resource quantities), 128 bytes a pod
+     * otherwise. Bounded as the string pool is: distinct lists beyond it only restart the sharing.
+     */
+    private static final ValuePool<List<Container>> CONTAINERS = new ValuePool<>(1 << 14);
 
     private ObservedPods() {
     }
@@ -59,12 +66,15 @@ public final class ObservedPods {
     }
 
     private static List<Container> containers(List<Container> containers) {
+        if (containers.isEmpty()) {
+            return List.of();
+        }
         List<Container> out = new ArrayList<>(containers.size());
         for (Container c : containers) {
             out.add(new Container(StringPool.canonical(c.name()), quantities(c.limits()), quantities(c.requests()),
                     c.privileged(), c.env()));
         }
-        return out;
+        return CONTAINERS.of(List.copyOf(out));
     }
 
     private static Map<String, String> quantities(Map<String, String> resources) {

@@ -35,6 +35,14 @@ class ObservedPodsTest {
     }
 
     @Test
+    void equalContainerListsAreOneInstanceAcrossPods() {
+        ObservedPod a = ObservedPods.canonical(pod("p1", "uid-1", "x", "x"));
+        ObservedPod b = ObservedPods.canonical(pod("p2", "uid-2", "x", "x"));
+        assertThat(b.spec().containers()).isSameAs(a.spec().containers());
+        assertThat(b.spec().initContainers()).isSameAs(a.spec().initContainers());
+    }
+
+    @Test
     void perPodStringsAreKeptAsTheyAre() {
         ObservedPod pod = pod("p1", "uid-1", "x", "x");
         ObservedPod canonical = ObservedPods.canonical(pod);
