@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Canonical instances of the few strings that repeat across a replica's state: GPU UUIDs, model names, modes,
@@ -26,15 +25,11 @@ public final class StringPool {
     /** The process-wide pool. */
     public static final StringPool SHARED = new StringPool(SHARED_CAPACITY);
 
-    private final Map<String, String> pool = new ConcurrentHashMap<>();
-    private final int capacity;
+    private final ValuePool<String> pool;
 
     /** @param capacity how many distinct strings the pool holds before it starts afresh (at least 1) */
     public StringPool(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity " + capacity);
-        }
-        this.capacity = capacity;
+        this.pool = new ValuePool<>(capacity);
     }
 
     /** The canonical instance of {@code value} in {@link #SHARED}; null stays null. */
@@ -46,18 +41,7 @@ public final class StringPool {
      * The canonical instance of {@code value}: equal to it, the same instance for equal values; null stays null.
      */
     public String of(String value) {
-        if (value == null) {
-            return null;
-        }
-        String known = pool.get(value);
-        if (known != null) {
-            return known;
-        }
-        if (pool.size() >= capacity) {
-            pool.clear(); // bounded: start afresh rather than grow with every node ever seen
-        }
-        known = pool.putIfAbsent(value, value);
-        return known == null ? value : known;
+        return pool.of(value);
     }
 
     /** How many strings the pool holds now. */
