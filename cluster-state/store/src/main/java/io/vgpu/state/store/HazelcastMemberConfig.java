@@ -16,8 +16,8 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 /**
  * Builds the embedded member's Hazelcast {@link Config} in code from a {@link StoreConfig} (no XML/YAML, no
  * environment lookups by Hazelcast): TCP-IP join from the member list, or Kubernetes DNS discovery of a headless
- * Service (multicast and auto-detection off either way), phone-home off,
- * Hazelcast's own shutdown hook off (the application leaves gracefully through
+ * Service (multicast and auto-detection off either way), phone-home off, Hazelcast's own metrics collection off
+ * (see {@link #build}), Hazelcast's own shutdown hook off (the application leaves gracefully through
  * {@link HazelcastClusterState#shutdown()} after draining), the explicit Compact serializers, the five maps, and,
  * with backups, changes that fail unless their backup acknowledged them (so a member cut off from the others can
  * never report an allocation the majority does not have, even before the split is detected).
@@ -66,6 +66,10 @@ public final class HazelcastMemberConfig {
         config.setClusterName(store.clusterName());
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // Hazelcast's own metrics feed Management Center and JMX, neither of which the gateway uses (its /metrics is
+        // Micrometer's); their collection was 5-7.5 % of a warm replica's samples (docs/benchmarks.md). An operator
+        // who runs Management Center turns it back on with -Dhazelcast.metrics.enabled=true, which overrides this
+        config.getMetricsConfig().setEnabled(false);
         // replicas that start at the same moment (a rollout, a restart of all of them) can each form a cluster of
         // their own before they see each other; Hazelcast merges clusters only after 300 s by default, and under the
         // quorum the smaller ones stay not ready (and the larger one under-replicated) until then

@@ -55,6 +55,13 @@ class MemberDiscoveryAndViewTest {
         assertThat(without.getProperty(HazelcastMemberConfig.FAIL_ON_INDETERMINATE)).isNull();
     }
 
+    @Test
+    void hazelcastsOwnMetricsCollectionIsOffUnlessTheOperatorTurnsItOn() {
+        Config config = HazelcastMemberConfig.build(new StoreConfig("c", List.of(), "", 5701, 1, 0, 0));
+
+        assertThat(config.getMetricsConfig().isEnabled()).isFalse();
+    }
+
     /** "localhost" stands in for the headless Service: its A record is where the first member listens. */
     @Test
     void membersFoundThroughDnsFormOneCluster() {
