@@ -199,16 +199,11 @@ public final class StateIngest implements ClusterEvents {
         if (!cache.hasSynced()) {
             return CompletableFuture.completedFuture(null);
         }
-        Map<String, String> cachedNodes = new HashMap<>();
-        cache.pods().forEach(p -> {
-            String node = Recorded.chargedNode(p.spec());
-            cachedNodes.put(p.spec().uid(), node == null ? "" : node);
-        });
         Set<String> nodes = new HashSet<>();
         state.nodes().forEach(v -> nodes.add(v.name()));
         cache.nodes().forEach(n -> nodes.add(n.name()));
         List<CompletableFuture<?>> releases = new ArrayList<>();
-        nodes.stream().filter(keys).forEach(node -> releases.add(settled(moves.releaseVanished(node, cachedNodes))));
+        nodes.stream().filter(keys).forEach(node -> releases.add(settled(moves.releaseVanished(node, cache))));
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
 

@@ -269,6 +269,27 @@ class StateIngestMoveTest {
         finish(ctx, repaired, v -> { });
     }
 
+    /**
+     * The cache holds a newer pod of the same namespace and name (a StatefulSet's pod recreated) and the API server no
+     * longer has the charged one: the old incarnation's charge is released, although a pod of its name is cached and
+     * names the same node. The cache is looked up by name, so the UID decides whether it is this charge's pod.
+     */
+    @Test
+    void theRepairReleasesAChargeWhoseNameNowBelongsToANewerIncarnation(VertxTestContext ctx) {
+        ObservedPod old = boundPod("reborn", nodeA);
+        ObservedPod newer = incarnation(boundPod("reborn", nodeA), "uid-reborn-2");
+        api.put(newer.spec().uid(), newer);
+        ListedCache cache = new ListedCache(List.of(), List.of(newer));
+        Future<Void> repaired = step(replicas.get(0).observeBound(nodeA, ref(old), allocation(nodeA)))
+                .compose(a -> holds("the old incarnation charged on A", () -> boundCharge(nodeA, old)))
+                .compose(a -> Future.all(List.of(
+                        step(ingests.get(0).releaseVanished(replicas.get(0)::ownsNode, cache)),
+                        step(ingests.get(1).releaseVanished(replicas.get(1)::ownsNode, cache)))))
+                .compose(v -> holds("the old incarnation's charge released", () -> charge(nodeA, old) == null));
+
+        finish(ctx, repaired, v -> { });
+    }
+
     // ------------------------------------------------------------------ fixtures
 
     /** The pod as the API server has it now, and as both replicas' informers deliver it. */
@@ -342,6 +363,14 @@ class StateIngestMoveTest {
         PodSpec spec = new PodSpec(name, "ns", "uid-" + name, "hami-scheduler", "", null, annotations, Map.of(),
                 List.of(), List.of());
         return new ObservedPod(spec, "Pending", false, true, "1");
+    }
+
+    /** {@code pod} recreated under the same namespace and name with {@code uid}. */
+    private static ObservedPod incarnation(ObservedPod pod, String uid) {
+        PodSpec s = pod.spec();
+        return new ObservedPod(new PodSpec(s.name(), s.namespace(), uid, s.schedulerName(), s.nodeName(),
+                s.runtimeClassName(), s.annotations(), s.labels(), s.initContainers(), s.containers()), "Pending",
+                false, true, "1");
     }
 
     /** {@code pod} as a filter decision for {@code node} at {@code vgpuTime} left it, its last bind at {@code bindTime}. */
