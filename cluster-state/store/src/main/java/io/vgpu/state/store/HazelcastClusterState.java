@@ -101,6 +101,7 @@ public final class HazelcastClusterState implements ClusterState {
     private final IMap<String, String> podIndex;
     private final IMap<String, NodeSummary> summaries;
     private final IMap<String, NodeFacts> inventory;
+    private final KeyPartitions partitions;
     private final OwnedStates owned = new OwnedStates(this::ownsKey);
     /** The views: every node's summary joined with its facts (DESIGN.md §3 "What fans out is O(GPUs)"). */
     private final NodeViews views = new NodeViews();
@@ -127,6 +128,7 @@ public final class HazelcastClusterState implements ClusterState {
                                   ExecutorService ownedExecutor, Executor viewFeed, Executor publications) {
         this.member = member;
         this.ownsMember = ownsMember;
+        this.partitions = new KeyPartitions(member.getPartitionService());
         this.ownedExecutor = ownedExecutor;
         // before anything of ours is serialized on an event loop or a partition thread (CompactSchemas says why)
         CompactSchemas.replicate(member);
@@ -582,7 +584,7 @@ public final class HazelcastClusterState implements ClusterState {
     // ------------------------------------------------------------------ helpers
 
     private boolean ownsKey(String key) {
-        Partition partition = member.getPartitionService().getPartition(key);
+        Partition partition = partitions.of(key);
         Member owner = partition == null ? null : partition.getOwner();
         return owner != null && owner.localMember();
     }
