@@ -2,6 +2,9 @@ package io.vgpu.loadtest.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +19,40 @@ class HeapReportTest {
         assertThat(heap[0]).isPositive();
         assertThat(heap[1]).isEqualTo(Runtime.getRuntime().maxMemory());
         assertThat(heap[0]).isLessThanOrEqualTo(heap[1]);
+    }
+
+    /**
+     * The figure is the heap at the end of the collection: a thread allocating garbage meanwhile (a busy replica)
+     * leaves it where it is without that thread. Read after the collection, it counted up to a young generation of
+     * garbage more.
+     */
+    @Test
+    void garbageAllocatedAfterTheCollectionIsNotCounted() throws InterruptedException {
+        byte[][] held = new byte[64][];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = new byte[1 << 20];
+        }
+        long quiet = HeapReport.usedAfterGc();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong sink = new AtomicLong();
+        Thread allocator = new Thread(() -> {
+            while (!stop.get()) {
+                sink.addAndGet(new byte[1 << 16].length);
+            }
+        });
+        allocator.start();
+        long busy;
+        try {
+            busy = HeapReport.usedAfterGc();
+        } finally {
+            stop.set(true);
+            allocator.join();
+        }
+
+        assertThat(held[held.length - 1]).hasSize(1 << 20); // still reachable here
+        assertThat(quiet).as("the 64 MiB held").isGreaterThanOrEqualTo(64L << 20);
+        assertThat(busy).as("with garbage allocated meanwhile (quiet: %d bytes)", quiet)
+                .isBetween(quiet - (8L << 20), quiet + (8L << 20));
     }
 
     @Test
