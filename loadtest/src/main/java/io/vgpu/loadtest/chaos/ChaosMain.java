@@ -30,7 +30,7 @@ public final class ChaosMain implements Callable<Integer> {
     int replicas = 3;
 
     @Option(names = "--pods", description = "pods over the run (default: ${DEFAULT-VALUE})")
-    int pods = 1_500;
+    int pods = 1_200;
 
     @Option(names = "--live-pods", description = "pods alive at once (default: ${DEFAULT-VALUE})")
     int livePods = 48;

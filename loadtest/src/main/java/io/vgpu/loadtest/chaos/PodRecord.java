@@ -38,6 +38,10 @@ final class PodRecord {
     /** When the driver deleted the pod (0 while it exists). */
     volatile long deletedAtMillis;
     volatile int attempts;
+    /** A long pod runs until then at the latest (0 for a brief one); written before it is queued to run. */
+    volatile long longRunUntilMillis;
+    /** Restarts of every replica completed before the long pod began to run. */
+    volatile int fullRestartsBeforeRun;
     /** Filtered onto an idle node and never bound ({@link ChaosSettings#abandonEvery()}). */
     volatile boolean abandoned;
 

@@ -68,6 +68,9 @@ final class Workload {
     private static final Duration LONG_RUN = Duration.ofSeconds(120);
 
     private final ChaosCluster cluster;
+    /** Restarts of every replica completed, and when the last one was (for the long pods). */
+    private final AtomicInteger fullRestarts = new AtomicInteger();
+    private volatile long lastFullRestartMillis;
     private final ChaosSettings settings;
     private final ChaosStats stats;
     private final Violations violations;
@@ -423,7 +426,11 @@ final class Workload {
                         kubelet.add(new Due(p, runMillis(p, random)));
                     }
                 } else if (p.phase == PodRecord.Phase.RUNNING) {
-                    complete(p, random);
+                    if (longRunOver(p)) {
+                        complete(p, random);
+                    } else {
+                        kubelet.add(new Due(p, 1_000));
+                    }
                 }
             } catch (KubernetesClientException e) {
                 LOG.debug("kubelet step for {} failed, retrying: {}", p.name, e.toString());
@@ -470,16 +477,54 @@ final class Workload {
 
     /**
      * How long a pod runs: 0.2–1.2 s, except every {@value #LONG_RUN_EVERY}th of the first third of the pods, which
-     * runs {@link #LONG_RUN}: long enough to outlive a restart of every replica, so that the rebuilt state must
-     * charge it again from the API server (the "uncharged" invariant; a brief pod is gone before the replicas are
-     * back). Only the first third, so that they end long before the last pod.
+     * runs until it has outlived a restart of every replica ({@link #longRunOver}): the rebuilt state must charge it
+     * again from the API server (the "uncharged" invariant; a brief pod is gone before the replicas are back). Only
+     * the first third, so that they end long before the last pod, and none once no such restart is to come.
      */
     private long runMillis(PodRecord p, SplittableRandom random) {
         int index = p.name.startsWith("p-") ? Integer.parseInt(p.name.substring(2)) : 0;
-        if (index < settings.pods() / 3 && index % LONG_RUN_EVERY == LONG_RUN_EVERY - 1) {
-            return LONG_RUN.toMillis();
+        if (index < settings.pods() / 3 && index % LONG_RUN_EVERY == LONG_RUN_EVERY - 1
+                && fullRestarts.get() < plannedFullRestarts()) {
+            p.longRunUntilMillis = System.currentTimeMillis() + LONG_RUN.toMillis();
+            p.fullRestartsBeforeRun = fullRestarts.get();
+            return 1_000;
         }
         return 200 + random.nextInt(1_000);
+    }
+
+    /**
+     * Whether a pod may end now: a brief one always; a long one after {@link #LONG_RUN}, or earlier once a restart of
+     * every replica that began after it started running has been complete for {@link #afterFullRestart()}: long
+     * enough for a check to flag its charge missing from the rebuilt state. A fixed 120 s run made the CI-sized run
+     * wait about 40 s for its last long pods after every other pod was done, and longer on a slower machine.
+     */
+    private boolean longRunOver(PodRecord p) {
+        if (p.longRunUntilMillis == 0) {
+            return true;
+        }
+        long now = System.currentTimeMillis();
+        return now >= p.longRunUntilMillis || fullRestarts.get() > p.fullRestartsBeforeRun
+                && now >= lastFullRestartMillis + afterFullRestart().toMillis();
+    }
+
+    /**
+     * How long a long pod outlives a restart of every replica: {@link ChargedWherePlaced} flags a missing charge once
+     * its owner was seen for one ingest and the slack (twice the stale replica's delay more on its nodes); a check
+     * period before the first round sees the new owner, two more for a round past that bound to run.
+     */
+    private Duration afterFullRestart() {
+        return ChargedOnce.MOVE_BOUND.plus(ChaosSettings.SLACK).plus(settings.informerDelay().multipliedBy(2))
+                .plus(settings.checkEvery().multipliedBy(3));
+    }
+
+    private int plannedFullRestarts() {
+        return settings.fullRestartEvery() == 0 ? 0 : settings.kills() / settings.fullRestartEvery();
+    }
+
+    /** A restart of every replica is complete (every replica formed and safe again): long pods may end soon. */
+    void fullRestartDone() {
+        lastFullRestartMillis = System.currentTimeMillis();
+        fullRestarts.incrementAndGet();
     }
 
     private void complete(PodRecord p, SplittableRandom random) {
