@@ -213,6 +213,7 @@ public final class GatewayAssembly {
         NodeLocks locks = new NodeLocks(vertx, state, new KubeNodeLock(api, clock, ZoneId.systemDefault()), scheduling,
                 clock, lockWaits(metrics));
         StateIngest ingest = new StateIngest(state, health(handshake), podWriter, locks);
+        metrics.ingestBacklog(ingest::backlog);
         ClusterEvents listeners = ClusterEvents.fanOut(List.of(
                 new AccountingFeed(new PodTracker(quotas), quotas),
                 ingest,

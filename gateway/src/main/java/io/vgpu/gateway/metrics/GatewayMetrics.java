@@ -219,4 +219,17 @@ public final class GatewayMetrics implements ExtenderMetrics, WebhookMetrics, Ku
                 .tags("endpoint", endpoint, "replica", replica)
                 .register(registry);
     }
+
+    /**
+     * Publishes the informer ingest's backlog, as {@code current} reads it: changes to the shared state and resync
+     * reads queued or in flight (a resync after a migration can queue one live read per charged pod of the keys it
+     * took over; the gauge shows how long that takes to drain).
+     */
+    public void ingestBacklog(IntSupplier current) {
+        Gauge.builder("vgpu.ingest.backlog", current, IntSupplier::getAsInt)
+                .description("Informer changes and resync reads not applied to the shared state yet")
+                .strongReference(true)
+                .tags("replica", replica)
+                .register(registry);
+    }
 }

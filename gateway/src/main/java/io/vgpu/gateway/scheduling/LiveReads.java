@@ -53,4 +53,9 @@ final class LiveReads {
                 });
         return mine;
     }
+
+    /** Pods whose live read is in flight or waiting for a place now (joined reads count once). */
+    int pending() {
+        return running.size();
+    }
 }

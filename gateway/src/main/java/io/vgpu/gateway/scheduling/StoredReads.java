@@ -30,4 +30,9 @@ final class StoredReads {
     CompletionStage<Optional<NodeState>> read(String node) {
         return window.submit(() -> state.readStoredNode(node));
     }
+
+    /** Reads in flight or waiting for a place now. */
+    int pending() {
+        return window.inFlight() + window.waiting();
+    }
 }

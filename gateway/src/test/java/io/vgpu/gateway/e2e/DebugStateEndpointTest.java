@@ -79,6 +79,13 @@ class DebugStateEndpointTest {
         assertThat(metrics).contains("vgpu_filter_reserve_conflicts_total{replica=\"e2e-replica\"}");
     }
 
+    @Test
+    void publishesTheIngestBacklog() {
+        String metrics = cluster.getMetricsPort("/metrics").body();
+
+        assertThat(metrics).containsPattern("(?m)^vgpu_ingest_backlog\\{replica=\"e2e-replica\"\\} [0-9.]+$");
+    }
+
     private static JsonNode state() {
         E2eCluster.Reply reply = cluster.getMetricsPort("/debug/state");
         assertThat(reply.status()).isEqualTo(200);

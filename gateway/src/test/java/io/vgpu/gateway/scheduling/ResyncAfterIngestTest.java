@@ -80,6 +80,46 @@ class ResyncAfterIngestTest {
         });
     }
 
+    /**
+     * {@link StateIngest#backlog} (the {@code vgpu_ingest_backlog} gauge, and what the heap benchmark waits on)
+     * counts the listed pods' charges on their way to the store, and then a resync's live reads of pods whose charge
+     * is missing, queued behind the reads' window or in flight, until each is applied.
+     */
+    @Test
+    void theBacklogCountsChargesOnTheirWayAndQueuedLiveReadsUntilTheyAreApplied(VertxTestContext ctx) {
+        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        List<ObservedPod> pods = new ArrayList<>();
+        for (int i = 0; i < PODS; i++) {
+            pods.add(boundPod("p" + i));
+        }
+        List<Runnable> heldReads = new ArrayList<>();
+        StateIngest listed = new StateIngest(slowCharges, NodeHealth.ALWAYS, new CountingReads(pods, liveReads),
+                LockFixtures.observing(slowCharges, CLOCK));
+        assertThat(listed.backlog()).isZero();
+        pods.forEach(listed::podAdded);
+        assertThat(listed.backlog()).as("the listed pods' charges on their way").isEqualTo(PODS);
+        List.copyOf(heldCharges).forEach(Runnable::run);
+        assertThat(listed.backlog()).as("applied").isZero();
+
+        // another replica's resync of the key it took over: no charge stored there, every pod read live first
+        InMemoryClusterState empty = new InMemoryClusterState();
+        empty.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        StateIngest takingOver = new StateIngest(empty, NodeHealth.ALWAYS, new HeldReads(pods, heldReads),
+                LockFixtures.observing(empty, CLOCK));
+        CompletionStage<Void> resync = takingOver.resync("n1"::equals, new ListedCache(List.of(registered()), pods));
+        assertThat(heldReads).as("reads in flight, the rest queued").hasSize(LiveReads.IN_FLIGHT);
+        assertThat(takingOver.backlog()).as("every pod's live read, in flight or queued").isEqualTo(PODS);
+        while (!heldReads.isEmpty()) {
+            List<Runnable> now = List.copyOf(heldReads);
+            heldReads.clear();
+            now.forEach(Runnable::run);
+        }
+        finish(ctx, step(resync), done -> {
+            assertThat(empty.nodeState("n1").charges()).as("charged after the reads").hasSize(PODS);
+            assertThat(takingOver.backlog()).as("drained").isZero();
+        });
+    }
+
     private static NodeObservation registered() {
         return new NodeObservation("n1", Map.of(HamiAnnotations.NODE_NVIDIA_REGISTER,
                 NodeRegisterCodec.encode(List.of(GPU))), 1, "1");
@@ -117,6 +157,22 @@ class ResyncAfterIngestTest {
             throw new IllegalStateException(e);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The API server: every listed pod is there, bound; each read answers only when its runnable in held runs. */
+    private record HeldReads(List<ObservedPod> pods, List<Runnable> held) implements ReadsOnly {
+
+        @Override
+        public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
+            CompletableFuture<Optional<ObservedPod>> answer = new CompletableFuture<>();
+            held.add(() -> answer.complete(pods.stream().filter(p -> p.key().equals(pod)).findFirst()));
+            return answer;
+        }
+
+        @Override
+        public CompletionStage<Boolean> isGone(PodAddress pod) {
+            return CompletableFuture.completedFuture(false);
         }
     }
 

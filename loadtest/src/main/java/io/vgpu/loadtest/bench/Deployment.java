@@ -187,7 +187,7 @@ final class Deployment implements AutoCloseable {
         return ProcCpu.readAllJit(replicas.stream().map(ReplicaProcess::pid).toList());
     }
 
-    /** Each replica's ingest calls to the shared state in flight now ({@link HopTimes#inFlight}). */
+    /** Each replica's ingest not applied yet: store calls in flight and queued changes and resync reads. */
     List<Long> ingestInFlight() throws IOException, InterruptedException {
         for (ReplicaProcess r : replicas) {
             r.send("ingest");

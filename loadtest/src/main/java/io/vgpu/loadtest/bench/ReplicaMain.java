@@ -83,7 +83,7 @@ public final class ReplicaMain {
                     System.out.flush();
                 }
                 case "ingest" -> {
-                    System.out.println("INGEST " + replica.hops().inFlight("ingest.state"));
+                    System.out.println("INGEST " + replica.ingestPending());
                     System.out.flush();
                 }
                 case "heap" -> {
