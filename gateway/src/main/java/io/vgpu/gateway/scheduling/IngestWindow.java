@@ -95,6 +95,11 @@ final class IngestWindow {
         return waiting.size();
     }
 
+    /** How many changes are in flight or wait for a place now (one read of both). */
+    synchronized int pending() {
+        return inFlight + waiting.size();
+    }
+
     /**
      * Starts waiting changes while there is room, outside the lock (so no callback of a change ever runs under it).
      * Only one thread drains at a time, the one that set {@code draining}: changes start in queue order.

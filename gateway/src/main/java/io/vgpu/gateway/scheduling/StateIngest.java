@@ -105,7 +105,7 @@ public final class StateIngest implements ClusterEvents {
      * {@code vgpu_ingest_backlog} shows it, and the heap row waits for it to drain.
      */
     public int backlog() {
-        return window.inFlight() + window.waiting() + reads.pending() + stored.pending();
+        return window.pending() + reads.pending() + stored.pending();
     }
 
     @Override

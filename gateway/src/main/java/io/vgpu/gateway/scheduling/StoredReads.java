@@ -33,6 +33,6 @@ final class StoredReads {
 
     /** Reads in flight or waiting for a place now. */
     int pending() {
-        return window.inFlight() + window.waiting();
+        return window.pending();
     }
 }

@@ -59,11 +59,8 @@ class ResyncAfterIngestTest {
 
     @Test
     void aResyncRightAfterTheFirstListReadsNoPodLiveWhoseChargeWasAlreadyOnItsWay(VertxTestContext ctx) {
-        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
-        List<ObservedPod> pods = new ArrayList<>();
-        for (int i = 0; i < PODS; i++) {
-            pods.add(boundPod("p" + i));
-        }
+        state.registerNode(inventory());
+        List<ObservedPod> pods = boundPods();
         StateIngest ingest = new StateIngest(slowCharges, NodeHealth.ALWAYS, new CountingReads(pods, liveReads),
                 LockFixtures.observing(slowCharges, CLOCK));
         pods.forEach(ingest::podAdded);  // the first list
@@ -87,11 +84,8 @@ class ResyncAfterIngestTest {
      */
     @Test
     void theBacklogCountsChargesOnTheirWayAndQueuedLiveReadsUntilTheyAreApplied(VertxTestContext ctx) {
-        state.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
-        List<ObservedPod> pods = new ArrayList<>();
-        for (int i = 0; i < PODS; i++) {
-            pods.add(boundPod("p" + i));
-        }
+        state.registerNode(inventory());
+        List<ObservedPod> pods = boundPods();
         List<Runnable> heldReads = new ArrayList<>();
         StateIngest listed = new StateIngest(slowCharges, NodeHealth.ALWAYS, new CountingReads(pods, liveReads),
                 LockFixtures.observing(slowCharges, CLOCK));
@@ -103,7 +97,7 @@ class ResyncAfterIngestTest {
 
         // another replica's resync of the key it took over: no charge stored there, every pod read live first
         InMemoryClusterState empty = new InMemoryClusterState();
-        empty.registerNode(new NodeInventory("n1", List.of(GPU), Map.of(), Map.of()));
+        empty.registerNode(inventory());
         StateIngest takingOver = new StateIngest(empty, NodeHealth.ALWAYS, new HeldReads(pods, heldReads),
                 LockFixtures.observing(empty, CLOCK));
         CompletionStage<Void> resync = takingOver.resync("n1"::equals, new ListedCache(List.of(registered()), pods));
@@ -118,6 +112,23 @@ class ResyncAfterIngestTest {
             assertThat(empty.nodeState("n1").charges()).as("charged after the reads").hasSize(PODS);
             assertThat(takingOver.backlog()).as("drained").isZero();
         });
+    }
+
+    private static NodeInventory inventory() {
+        return new NodeInventory("n1", List.of(GPU), Map.of(), Map.of());
+    }
+
+    private static List<ObservedPod> boundPods() {
+        List<ObservedPod> pods = new ArrayList<>();
+        for (int i = 0; i < PODS; i++) {
+            pods.add(boundPod("p" + i));
+        }
+        return pods;
+    }
+
+    /** What the API server answers for {@code pod}: the listed pod of that address, if any. */
+    private static Optional<ObservedPod> listed(List<ObservedPod> pods, PodAddress pod) {
+        return pods.stream().filter(p -> p.key().equals(pod)).findFirst();
     }
 
     private static NodeObservation registered() {
@@ -166,7 +177,7 @@ class ResyncAfterIngestTest {
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
             CompletableFuture<Optional<ObservedPod>> answer = new CompletableFuture<>();
-            held.add(() -> answer.complete(pods.stream().filter(p -> p.key().equals(pod)).findFirst()));
+            held.add(() -> answer.complete(listed(pods, pod)));
             return answer;
         }
 
@@ -182,7 +193,7 @@ class ResyncAfterIngestTest {
         @Override
         public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
             reads.incrementAndGet();
-            return CompletableFuture.completedFuture(pods.stream().filter(p -> p.key().equals(pod)).findFirst());
+            return CompletableFuture.completedFuture(listed(pods, pod));
         }
 
         @Override

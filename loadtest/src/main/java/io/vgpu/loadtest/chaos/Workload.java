@@ -483,10 +483,11 @@ final class Workload {
      */
     private long runMillis(PodRecord p, SplittableRandom random) {
         int index = p.name.startsWith("p-") ? Integer.parseInt(p.name.substring(2)) : 0;
+        int restartsSoFar = fullRestarts.get();
         if (index < settings.pods() / 3 && index % LONG_RUN_EVERY == LONG_RUN_EVERY - 1
-                && fullRestarts.get() < plannedFullRestarts()) {
+                && restartsSoFar < plannedFullRestarts()) {
             p.longRunUntilMillis = System.currentTimeMillis() + LONG_RUN.toMillis();
-            p.fullRestartsBeforeRun = fullRestarts.get();
+            p.fullRestartsBeforeRun = restartsSoFar;
             return 1_000;
         }
         return 200 + random.nextInt(1_000);
