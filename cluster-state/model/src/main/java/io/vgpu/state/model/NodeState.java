@@ -59,7 +59,10 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
                         Map<String, Map<String, Integer>> pairScores, Map<String, PodCharge> charges,
                         NodeLockHolder lock, long version) {
 
-    /** Requires a name; copies collections (charges sorted by UID, pair-score order kept). */
+    /**
+     * Requires a name; copies collections (charges sorted by UID; devices and pair scores as {@link NodeInventory}
+     * shares them).
+     */
     public NodeState {
         Objects.requireNonNull(name, "name");
         devices = NodeInventory.copyDevices(devices);

@@ -3,6 +3,7 @@ package io.vgpu.state.model;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,21 @@ class NodeFactsSharingTest {
                 }
             }
             out.put(new String(from), row);
+        }
+        return out;
+    }
+
+    /** The same scores, rows and their entries in the opposite order. */
+    private static Map<String, Map<String, Integer>> reversed(Map<String, Map<String, Integer>> scores) {
+        List<String> rows = new ArrayList<>(scores.keySet());
+        Collections.reverse(rows);
+        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+        for (String from : rows) {
+            List<String> peers = new ArrayList<>(scores.get(from).keySet());
+            Collections.reverse(peers);
+            Map<String, Integer> row = new LinkedHashMap<>();
+            peers.forEach(to -> row.put(to, scores.get(from).get(to)));
+            out.put(from, row);
         }
         return out;
     }
@@ -65,14 +81,32 @@ class NodeFactsSharingTest {
     }
 
     @Test
-    void scoresInAnotherOrderAreNotSharedAndKeepTheirOrder() {
-        NodeState forward = decoded("n-order");
+    void scoresInAnotherOrderShareTheFirstCopy() {
+        NodeState forward = new NodeState("n-order", true, devices(), Map.of(),
+                scores("GPU-order-0", "GPU-order-1", "GPU-order-2"), Map.of(), null);
         NodeState backward = new NodeState("n-order", true, devices(), Map.of(),
-                scores("GPU-share-1", "GPU-share-0"), Map.of(), null);
+                reversed(scores("GPU-order-0", "GPU-order-1", "GPU-order-2")), Map.of(), null);
 
-        assertThat(backward.pairScores()).isEqualTo(forward.pairScores()).isNotSameAs(forward.pairScores());
-        assertThat(backward.pairScores().keySet()).containsExactly("GPU-share-1", "GPU-share-0");
-        assertThat(forward.pairScores().keySet()).containsExactly("GPU-share-0", "GPU-share-1");
+        assertThat(backward.pairScores()).isSameAs(forward.pairScores());
+        assertThat(backward.pairScores().keySet()).containsExactly("GPU-order-0", "GPU-order-1", "GPU-order-2");
+        assertThat(backward.pairScores().get("GPU-order-0").keySet()).containsExactly("GPU-order-1", "GPU-order-2");
+    }
+
+    @Test
+    void devicesAlreadyImmutableOrOfARegistrationShareTheDecodedCopy() {
+        NodeState value = decoded("n-immutable");
+        NodeInventory fromImmutable = new NodeInventory("n-immutable", List.copyOf(devices()), Map.of(),
+                scores("GPU-share-0", "GPU-share-1"));
+        NodeInventory registration = StringPool.canonical(new NodeInventory("n-immutable", devices(), Map.of(),
+                scores("GPU-share-0", "GPU-share-1")));
+        NodeState registered = NodeState.absent("n-immutable").register(registration).next();
+
+        assertThat(fromImmutable.devices()).isSameAs(value.devices());
+        assertThat(registration.devices()).isSameAs(value.devices());
+        assertThat(registered.devices()).isSameAs(value.devices()).isEqualTo(devices());
+        assertThatThrownBy(() -> value.devices().set(0, null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> value.devices().iterator().remove())
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
