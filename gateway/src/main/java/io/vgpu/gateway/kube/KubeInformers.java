@@ -29,9 +29,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * The gateway's informers: nodes, the pods that matter and ResourceQuotas, delivered to a
@@ -67,6 +69,10 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     private final Map<String, QuotaObservation> quotas = new HashMap<>();
     private final Object delivery = new Object();
     private final Executor feed;
+    /** Each informer's store and the keys that reached the caches, until they hold every stored key. */
+    private final List<Tracked<?>> tracked = new CopyOnWriteArrayList<>();
+    /** Latched by {@link #hasSynced} once the caches held every key the informers had listed. */
+    private volatile boolean caughtUp;
 
     /**
      * Events update the caches and reach the listener at once, on fabric8's handler threads.
@@ -120,9 +126,25 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
         }
     }
 
+    /**
+     * Whether every informer has listed and every object it lists has reached the caches. fabric8 reports an
+     * informer synced once its store holds the list, but the caches fill from its handler callbacks, queued behind
+     * that, and through the feed (10 s late on the chaos harness's stale replica). Read as synced before they had,
+     * a resync of a rebuilt node found its bound pods missing from the cache, registered the node without their
+     * charges, and /filter over-committed a card (the soak of 2026-12-07). Stays true once true.
+     */
     @Override
     public boolean hasSynced() {
-        return !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+        if (caughtUp) {
+            return true;
+        }
+        if (informers.isEmpty() || !informers.stream().allMatch(SharedIndexInformer::hasSynced)
+                || !tracked.stream().allMatch(Tracked::caughtUp)) {
+            return false;
+        }
+        caughtUp = true;
+        tracked.forEach(Tracked::forget);
+        return true;
     }
 
     @Override
@@ -160,9 +182,9 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
         SharedIndexInformer<Node> informer = config.nodeLabels().isEmpty()
                 ? client.nodes().runnableInformer(0)
                 : client.nodes().withLabels(config.nodeLabels()).runnableInformer(0);
-        return prepare(informer, Node.class, new Handler<>(
-                node -> deliver(() -> onNode(KubeObjects.node(node, config.gpuResource()))),
-                node -> deliver(() -> onNodeGone(node.getMetadata().getName()))));
+        return prepare(informer, Node.class,
+                node -> onNode(KubeObjects.node(node, config.gpuResource())),
+                node -> onNodeGone(node.getMetadata().getName()));
     }
 
     private void onNode(NodeObservation node) {
@@ -183,17 +205,17 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
 
     private SharedIndexInformer<Pod> podInformer(String source, SharedIndexInformer<Pod> informer,
                                                  Predicate<Pod> selected) {
-        return prepare(informer, Pod.class, new Handler<>(
-                pod -> deliver(() -> {
+        return prepare(informer, Pod.class,
+                pod -> {
                     if (selected.test(pod)) {
                         onPod(source, KubeObjects.pod(pod));
                     } else {
                         onPodLeft(source, pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
                                 pod.getMetadata().getUid());
                     }
-                }),
-                pod -> deliver(() -> onPodLeft(source, pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                        pod.getMetadata().getUid()))));
+                },
+                pod -> onPodLeft(source, pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                        pod.getMetadata().getUid()));
     }
 
     private void onPod(String source, ObservedPod pod) {
@@ -236,26 +258,33 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
 
     private SharedIndexInformer<ResourceQuota> quotaInformer() {
         return prepare(client.resourceQuotas().inAnyNamespace().runnableInformer(0), ResourceQuota.class,
-                new Handler<>(
-                        quota -> deliver(() -> {
-                            QuotaObservation current = KubeObjects.quota(quota);
-                            QuotaObservation previous = quotas.put(KubeObjects.key(quota.getMetadata()), current);
-                            listener.quotaChanged(previous, current);
-                        }),
-                        quota -> deliver(() -> {
-                            QuotaObservation last = quotas.remove(KubeObjects.key(quota.getMetadata()));
-                            listener.quotaDeleted(last != null ? last : KubeObjects.quota(quota));
-                        })));
+                quota -> {
+                    QuotaObservation current = KubeObjects.quota(quota);
+                    QuotaObservation previous = quotas.put(KubeObjects.key(quota.getMetadata()), current);
+                    listener.quotaChanged(previous, current);
+                },
+                quota -> {
+                    QuotaObservation last = quotas.remove(KubeObjects.key(quota.getMetadata()));
+                    listener.quotaDeleted(last != null ? last : KubeObjects.quota(quota));
+                });
     }
 
     // ---- plumbing ----
 
-    /** Reduced store (fabric8 keeps only the UID), the handler, and retries after watch errors. */
+    /**
+     * Reduced store (fabric8 keeps only the UID), the handler (each event through the feed, its key noted for
+     * {@link #hasSynced}), and retries after watch errors.
+     */
     private <T extends HasMetadata> SharedIndexInformer<T> prepare(SharedIndexInformer<T> informer, Class<T> type,
-                                                                   Handler<T> handler) {
-        informer.itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, type,
-                client.getKubernetesSerialization(), "metadata.uid"));
-        informer.addEventHandler(handler);
+                                                                   Consumer<T> upsert, Consumer<T> delete) {
+        ReducedStateItemStore<T> store = new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, type,
+                client.getKubernetesSerialization(), "metadata.uid");
+        Tracked<T> keys = new Tracked<>(store);
+        tracked.add(keys);
+        informer.itemStore(store);
+        informer.addEventHandler(new Handler<>(
+                obj -> deliver(keys, store.getKey(obj), () -> upsert.accept(obj)),
+                obj -> deliver(keys, store.getKey(obj), () -> delete.accept(obj))));
         informer.exceptionHandler((started, failure) -> {
             LOG.warn("{} informer: {}", type.getSimpleName(), failure.toString());
             return true;
@@ -264,19 +293,57 @@ public final class KubeInformers implements ClusterCache, AutoCloseable {
     }
 
     /**
-     * Through the feed, one listener call at a time; a throwing listener is logged, not propagated into fabric8.
+     * Through the feed, one listener call at a time; a throwing listener is logged, not propagated into fabric8 (its
+     * object still counts as delivered).
      */
-    private void deliver(Runnable event) {
-        feed.execute(() -> deliverNow(event));
+    private void deliver(Tracked<?> keys, String key, Runnable event) {
+        feed.execute(() -> deliverNow(keys, key, event));
     }
 
-    private void deliverNow(Runnable event) {
+    private void deliverNow(Tracked<?> keys, String key, Runnable event) {
         synchronized (delivery) {
             try {
                 event.run();
             } catch (RuntimeException e) {
                 LOG.error("cluster event listener failed", e);
+            } finally {
+                if (!caughtUp) {
+                    keys.delivered.add(key);
+                }
             }
+        }
+    }
+
+    /**
+     * An informer's store and the keys of the objects its events brought to the caches, until the caches caught up
+     * with what the store held when it was first seen synced.
+     */
+    private static final class Tracked<T extends HasMetadata> {
+        private final ReducedStateItemStore<T> store;
+        private final Set<String> delivered = ConcurrentHashMap.newKeySet();
+        /** The store's keys when first seen synced, less those delivered or gone since; null before. */
+        private Set<String> waiting;
+
+        Tracked(ReducedStateItemStore<T> store) {
+            this.store = store;
+        }
+
+        /**
+         * Whether every object the store held when first asked (its list, and what came after it until then) has
+         * reached the caches or left the store since. Only those: under steady churn some later object is always on
+         * its way, and waiting for none would never end.
+         */
+        synchronized boolean caughtUp() {
+            if (waiting == null) {
+                waiting = store.keySet().collect(Collectors.toCollection(HashSet::new));
+            }
+            waiting.removeIf(key -> delivered.contains(key) || store.get(key) == null);
+            return waiting.isEmpty();
+        }
+
+        synchronized void forget() {
+            delivered.clear();
+            waiting = null;
         }
     }
 

@@ -131,6 +131,39 @@ class KubeInformersTest {
         })), v -> { });
     }
 
+    /**
+     * "Synced" is the caches', not fabric8's store's: while what the informers listed waits in the feed (on the chaos
+     * harness's stale replica, 10 s), a resync must not read the caches as complete.
+     */
+    @Test
+    void notSyncedUntilWhatTheInformersListedHasReachedTheCaches(Vertx vertx, VertxTestContext ctx) {
+        HeldExecutor feed = new HeldExecutor();
+        KubeInformers held = new KubeInformers(client, new InformerConfig(List.of(SCHEDULER), Map.of(),
+                "nvidia.com/gpu", false), new RecordingEvents(), feed);
+        String name = "node-" + ns;
+
+        Future<Void> synced = onWorker(vertx, () -> client.resource(node(name).allocatableGpus("1").build()).create())
+                .compose(created -> step(held.start()))
+                .map(started -> {
+                    assertThat(held.hasSynced()).as("listed by fabric8, still held before the cache").isFalse();
+                    assertThat(held.node(name)).isEmpty();
+                    return null;
+                })
+                .compose(v -> eventually(vertx, "synced once the feed delivered the lists", () -> {
+                    feed.runHeld();
+                    return held.hasSynced();
+                }))
+                .map(v -> {
+                    assertThat(held.node(name)).isPresent();
+                    return null;
+                });
+
+        finish(ctx, synced.eventually(() -> onWorker(vertx, () -> {
+            held.close();
+            return null;
+        })), v -> { });
+    }
+
     @Test
     void aRegisteredNodeIsDeliveredTrimmedWithItsAllocatableGpus(Vertx vertx, VertxTestContext ctx) {
         String name = "node-" + ns;

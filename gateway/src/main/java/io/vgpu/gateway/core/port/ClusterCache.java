@@ -24,6 +24,6 @@ public interface ClusterCache {
     /** Every cached pod (a copy; used to resync keys whose owner changed). */
     Collection<ObservedPod> pods();
 
-    /** True once every informer has completed its initial list. */
+    /** True once every informer has completed its initial list and the cache holds what it listed. */
     boolean hasSynced();
 }
