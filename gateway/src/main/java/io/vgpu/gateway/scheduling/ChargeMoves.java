@@ -88,7 +88,7 @@ final class ChargeMoves {
             if (previous.isPresent() && !previous.get().equals(node)) {
                 return moved(node, previous.get(), pod, allocation, key);
             }
-            return previous.isPresent() || bindingLanded ? state.observeBound(node, pod, allocation)
+            return previous.isPresent() || bindingLanded ? charge(node, pod, allocation, key)
                     : unindexed(node, pod, allocation, key);
         });
     }
@@ -102,11 +102,11 @@ final class ChargeMoves {
         return pods.readPod(key).thenCompose(live -> {
             if (live.isEmpty()) {
                 return pods.isGone(key).thenCompose(gone -> gone ? CompletableFuture.completedFuture(false)
-                        : state.observeBound(node, pod, allocation));
+                        : charge(node, pod, allocation, key));
             }
             Optional<String> now = chargedNode(live.get());
             if (now.isPresent() && now.get().equals(node)) {
-                return state.observeBound(node, pod, allocation);
+                return charge(node, pod, allocation, key);
             }
             LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node,
                     now.orElse("no node"));
@@ -121,7 +121,7 @@ final class ChargeMoves {
             if (now.isEmpty()) {
                 return unread(node, previous, pod, allocation, key);
             }
-            CompletionStage<Boolean> recorded = now.get().equals(node) ? state.observeBound(node, pod, allocation)
+            CompletionStage<Boolean> recorded = now.get().equals(node) ? charge(node, pod, allocation, key)
                     : CompletableFuture.completedFuture(false);
             if (!now.get().equals(node)) {
                 LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node, now.get());
@@ -141,7 +141,7 @@ final class ChargeMoves {
     private CompletionStage<Boolean> unread(String node, String previous, PodRef pod, PodAllocation allocation,
                                             PodAddress key) {
         return pods.isGone(key).thenCompose(gone -> gone ? release(previous, key, "")
-                : state.observeBound(node, pod, allocation));
+                : charge(node, pod, allocation, key));
     }
 
     /**
@@ -158,6 +158,21 @@ final class ChargeMoves {
                 return CompletableFuture.completedFuture(false);
             }
             return release(node, pod, now.get());
+        });
+    }
+
+    /**
+     * Records the pod Bound on {@code node} as observed. A write is rare and worth a line: a bind's confirmation
+     * makes the charge before the informer shows the binding, so the store changes only for a pod bound without
+     * this gateway's {@code /bind}, or one whose charge had gone (which the capacity rule did not guard meanwhile).
+     */
+    private CompletionStage<Boolean> charge(String node, PodRef pod, PodAllocation allocation, PodAddress key) {
+        return state.observeBound(node, pod, allocation).thenApply(changed -> {
+            if (changed) {
+                LOG.info("pod {}: charged as bound on {} from what the API shows (the shared state did not hold "
+                        + "that charge)", key, node);
+            }
+            return changed;
         });
     }
 

@@ -49,6 +49,7 @@ final class ViewChecks {
     private final Set<String> latePhantoms = new HashSet<>();
     private final ChargedOnce chargedOnce;
     private final ScoredViews scored;
+    private final ChargeHistory history;
     private boolean roundQuiet;
 
     ViewChecks(ChaosCluster cluster, Map<String, PodRecord> pods, Violations violations, LockChecks locks) {
@@ -59,6 +60,7 @@ final class ViewChecks {
         this.locks = locks;
         this.chargedOnce = new ChargedOnce(settings, pods, violations);
         this.scored = new ScoredViews(settings, cluster.devices(), violations);
+        this.history = new ChargeHistory(violations.startMillis());
     }
 
     /** Views compared with their owner's copy of the same value so far. */
@@ -114,10 +116,12 @@ final class ViewChecks {
             }
             if (owned) {
                 scored.owner(replica.name(), stale, name, node.path("version").asLong(-1), now, all, excused);
+                history.owner(replica.name(), node, now);
             }
             overCommitted(cluster.devices().get(name), live).ifPresent(card -> violations.add("over-commit",
                     replica.name() + " " + name + " " + card, "view of " + replica.name() + ": live charges on "
-                            + name + " exceed card " + card + ": " + describe(node, now, apiPods)));
+                            + name + " exceed card " + card + ": " + describe(node, now, apiPods)
+                            + "; its charges as its owners' dumps changed: " + history.of(name)));
             JsonNode lock = node.path("lock");
             if (lock.isObject() && owned && ready) {
                 locks.held("state(" + replica.name() + ")", stale, name, lock.path("name").asText(),

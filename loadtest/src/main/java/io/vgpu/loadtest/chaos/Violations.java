@@ -28,6 +28,11 @@ final class Violations {
     }
 
     /** Records a violation of {@code kind} about {@code subject} unless one was recorded already. */
+    /** When the load started (epoch millis). */
+    long startMillis() {
+        return startMillis;
+    }
+
     synchronized void add(String kind, String subject, String details) {
         String key = kind + " " + subject;
         if (found.containsKey(key)) {
