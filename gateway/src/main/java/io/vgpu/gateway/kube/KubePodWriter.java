@@ -2,6 +2,7 @@ package io.vgpu.gateway.kube;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vgpu.gateway.core.port.BindingOutcome;
+import io.vgpu.gateway.core.port.LiveRead;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -64,6 +65,23 @@ public final class KubePodWriter implements PodWriter {
                 return Optional.empty();
             }
             return Optional.of(KubeObjects.pod(current));
+        });
+    }
+
+    @Override
+    public CompletionStage<LiveRead> readLive(PodAddress pod) {
+        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
+            if (read.notFound()) {
+                return new LiveRead.Gone();
+            }
+            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
+            if (current == null || current.getMetadata() == null) {
+                return new LiveRead.Unread(read.ok() ? "an unreadable pod body" : read.toWrite().message());
+            }
+            if (!pod.uid().isEmpty() && !pod.uid().equals(current.getMetadata().getUid())) {
+                return new LiveRead.Gone();
+            }
+            return new LiveRead.Found(KubeObjects.pod(current));
         });
     }
 

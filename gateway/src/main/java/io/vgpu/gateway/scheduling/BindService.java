@@ -5,6 +5,7 @@ import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.BindingOutcome;
 import io.vgpu.gateway.core.port.ClusterCache;
 import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.LiveRead;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -41,9 +42,11 @@ import static io.vgpu.gateway.scheduling.BindSteps.then;
  *
  * <pre>
  *   names, PodUID valid? ───────────── no ───────────────────────────► Refused (nothing looked up)
- *   look up: pod from the cache, else one live read ── missing ──────► Refused (reservation dropped)
+ *   look up: pod from the cache, else one live read ── gone ─────────► Refused (reservation dropped)
+ *                                                   ── no answer ────► Refused (nothing changed)
  *                                                   ── another UID ──► Refused (nothing changed)
  *            node in the cache? ─────────────────────── no ──────────► Refused (reservation dropped)
+ *   (a dropped reservation is only ever a reservation: a binding stays until evidence about its pod)
  *   confirm+lock, one processor (the lock only for a pod whose regular containers ask for a GPU)
  *           ─── bound here already (cache or live read) ─────────────► Bound (nothing written)
  *           ─── bound elsewhere / refused / no reservation ──────────► Refused
@@ -122,29 +125,51 @@ public final class BindService {
         BindRequest request = attempt.request();
         Optional<ObservedPod> cached = cache.pod(request.namespace(), request.name());
         // a live read takes whatever pod has the name: a different UID is refused, not taken for a missing pod
-        Future<Optional<ObservedPod>> observed = cached.isPresent() ? Future.succeededFuture(cached)
-                : Stages.onContext(pods.readPod(new PodAddress(request.namespace(), request.name(), "")))
+        Future<LiveRead> observed = cached.isPresent() ? Future.succeededFuture(new LiveRead.Found(cached.get()))
+                : Stages.onContext(pods.readLive(new PodAddress(request.namespace(), request.name(), "")))
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        return observed.compose(pod -> {
-            if (pod.isPresent() && !pod.get().spec().uid().equals(request.uid())) {
-                // the pod kube-scheduler decided for was deleted, and one of the same name exists: not this bind's
-                String message = "PodUID " + request.uid() + " is not the UID of pod " + qualified(request) + " ("
-                        + pod.get().spec().uid() + "): the pod was deleted and created again; nothing bound";
-                LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
-                return done(attempt, DecisionFailure.UID_MISMATCH, message, null);
+        return observed.compose(read -> {
+            if (read instanceof LiveRead.Unread unread) {
+                return unread(attempt, unread.why());
             }
-            if (pod.isEmpty()) {
+            if (read instanceof LiveRead.Gone) {
                 // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
+                LOG.warn("bind {} to {}: the pod is gone; its reservation dropped", request.pod(), request.node());
                 return dropReservation(request.uid()).compose(x -> done(attempt, DecisionFailure.POD_NOT_FOUND,
                         "pod \"" + request.name() + "\" not found", null));
             }
+            ObservedPod pod = ((LiveRead.Found) read).pod();
+            if (!pod.spec().uid().equals(request.uid())) {
+                // the pod kube-scheduler decided for was deleted, and one of the same name exists: not this bind's
+                String message = "PodUID " + request.uid() + " is not the UID of pod " + qualified(request) + " ("
+                        + pod.spec().uid() + "): the pod was deleted and created again; nothing bound";
+                LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
+                return done(attempt, DecisionFailure.UID_MISMATCH, message, null);
+            }
             if (cache.node(request.node()).isEmpty()) {
                 // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
+                LOG.warn("bind {} to {}: the node is not in the informer cache; the pod's reservation dropped",
+                        request.pod(), request.node());
                 return dropReservation(request.uid()).compose(x -> done(attempt, DecisionFailure.NODE_NOT_FOUND,
                         "node \"" + request.node() + "\" not found", "failed to get node " + request.node()));
             }
-            return proceed(attempt.with(pod.get()));
+            return proceed(attempt.with(pod));
         });
+    }
+
+    /**
+     * The cache has not seen the pod and the live read got no answer (rate limit, overload, a timeout): nothing is
+     * changed, the pod may well exist. A replica whose cache lags (just started, a slow watch) reads every pod it
+     * binds live, so under load this is not rare: taken for a missing pod, it dropped the pod's charge, and a second
+     * bind of a pod bound a moment before dropped its binding (docs/reliability.md, the single-kill over-commit of
+     * 2026-12-07).
+     */
+    private Future<Step> unread(Attempt attempt, String why) {
+        BindRequest request = attempt.request();
+        String message = "pod " + qualified(request) + " could not be read (the informer cache has not seen it, and "
+                + "the API server did not answer: " + why + "); nothing changed";
+        LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
+        return done(attempt, DecisionFailure.POD_UNREADABLE, message, null);
     }
 
     /**
@@ -256,11 +281,14 @@ public final class BindService {
         return false;
     }
 
-    /** The pod's reservation, wherever the pod index places it, is released (the request's UID is valid). */
+    /**
+     * The pod's reservation, wherever the pod index places it, is released (the request's UID is valid); a binding
+     * there is kept: a pod "not found" may only have been unreadable, and its delete releases its binding anyway.
+     */
     private Future<Void> dropReservation(String podUid) {
         return Stages.onContext(state.podNode(podUid))
                 .compose(node -> node.isPresent()
-                        ? Stages.onContext(state.release(node.get(), podUid)).mapEmpty()
+                        ? Stages.onContext(state.releaseReservation(node.get(), podUid)).mapEmpty()
                         : Future.<Void>succeededFuture())
                 .otherwiseEmpty().mapEmpty();
     }

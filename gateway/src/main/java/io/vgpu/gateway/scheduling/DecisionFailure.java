@@ -26,6 +26,11 @@ public enum DecisionFailure {
     UID_MISMATCH("uid_mismatch"),
     /** Bind: neither the informer cache nor the API server knows the pod. */
     POD_NOT_FOUND("pod_not_found"),
+    /**
+     * Bind: the informer cache has not seen the pod and the API server could not be read (rate limit, overload, an
+     * error): nothing was changed, the pod may well exist.
+     */
+    POD_UNREADABLE("pod_unreadable"),
     /** Bind: the node is not in the informer cache. */
     NODE_NOT_FOUND("node_not_found"),
     /** Bind: the pod is bound to another node already. */

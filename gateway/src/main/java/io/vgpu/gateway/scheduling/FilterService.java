@@ -219,7 +219,8 @@ public final class FilterService {
         return Stages.onContext(pods.patchFilterAnnotations(call.key, annotations, FilterAnnotations.labels(chosen)))
                 .compose(write -> {
                     if (!write.ok()) {
-                        Future<Boolean> undo = undoOnFailure ? Stages.onContext(state.release(chosen.node(), pod.uid()))
+                        Future<Boolean> undo = undoOnFailure
+                                ? Stages.onContext(state.releaseReservation(chosen.node(), pod.uid()))
                                 : Future.succeededFuture(false);
                         return undo
                                 .otherwiseEmpty()

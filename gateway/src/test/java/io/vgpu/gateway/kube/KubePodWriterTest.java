@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.port.BindingOutcome;
+import io.vgpu.gateway.core.port.LiveRead;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.WriteOutcome;
@@ -214,6 +215,28 @@ class KubePodWriterTest {
                 });
 
         finish(ctx, failedRead, read -> assertThat(read).as("a failed read").isEmpty());
+    }
+
+    @Test
+    void oneLiveReadTellsAGonePodFromAFailedRead(VertxTestContext ctx) {
+        PodAddress key = create("p");
+
+        Future<LiveRead> failed = step(writer.readLive(new PodAddress(ns, "ghost", ""))).compose(ghost -> {
+            assertThat(ghost).as("a missing pod").isInstanceOf(LiveRead.Gone.class);
+            return step(writer.readLive(new PodAddress(ns, "p", "uid-of-an-older-pod")));
+        }).compose(older -> {
+            assertThat(older).as("another incarnation").isInstanceOf(LiveRead.Gone.class);
+            return step(writer.readLive(new PodAddress(ns, "p", "")));
+        }).compose(any -> {
+            assertThat(any).as("any incarnation of the name")
+                    .isEqualTo(new LiveRead.Found(((LiveRead.Found) any).pod()));
+            assertThat(((LiveRead.Found) any).pod().key()).isEqualTo(key);
+            server.failNext("GET", KubePaths.pod(ns, "p"), 500, "etcd is down");
+            return step(writer.readLive(key));
+        });
+
+        finish(ctx, failed, read -> assertThat(read).as("a failed read is no proof of anything")
+                .isInstanceOf(LiveRead.Unread.class).asString().contains("etcd is down"));
     }
 
     private PodAddress create(String name) {

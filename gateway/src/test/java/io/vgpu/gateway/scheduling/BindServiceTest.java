@@ -191,6 +191,34 @@ class BindServiceTest {
         });
     }
 
+    @Test
+    void aSecondBindOfABoundPodThatCannotBeReadChangesNothing(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.confirm(NODE, ref(pod), null, CLOCK.millis()); // bound a moment ago
+        writes.unreadable = true; // a lagging cache, and the API server rate-limits the live read
+
+        // a scheduler that has not seen the binding binds the pod again, elsewhere
+        finish(ctx, bind(service(emptyCache()), pod, "node-b"), result -> {
+            assertThat(error(result)).isEqualTo("pod ns/p could not be read (the informer cache has not seen it, and "
+                    + "the API server did not answer: no answer); nothing changed");
+            assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+            assertThat(writes.bindings).isZero();
+        });
+    }
+
+    @Test
+    void aGonePodsBindingIsLeftToItsDeleteOnlyAReservationIsDropped(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+        state.confirm(NODE, ref(pod), null, CLOCK.millis());
+
+        finish(ctx, bind(service(emptyCache()), pod, "node-b"), result -> {
+            assertThat(error(result)).isEqualTo("pod \"p\" not found");
+            assertThat(state.nodeState(NODE).charge(FilterFixtures.uidOf("p"))).isInstanceOf(PodCharge.Bound.class);
+        });
+    }
+
     // ------------------------------------------------------------------ fixtures
 
     private static PodSpec filteredPod(String node) {
@@ -329,6 +357,8 @@ class BindServiceTest {
     private static final class RecordingWrites implements PodWriter {
         /** The live read answers this pod, bound to this node ("" = unbound); null: the read finds nothing. */
         private PodSpec livePod;
+        /** With no live pod: the read failed (the pod may exist), rather than found the pod gone. */
+        private boolean unreadable;
         private String liveNode = "";
         private int bindPhases;
         private int bindings;
@@ -350,6 +380,11 @@ class BindServiceTest {
         public CompletionStage<BindingOutcome> bind(PodAddress pod, String node) {
             bindings++;
             return CompletableFuture.completedFuture(bindingAnswer);
+        }
+
+        @Override
+        public CompletionStage<Boolean> isGone(PodAddress pod) {
+            return CompletableFuture.completedFuture(livePod == null && !unreadable);
         }
 
         @Override

@@ -80,6 +80,11 @@ final class DirectLocalReads implements ClusterState {
     }
 
     @Override
+    public CompletionStage<Boolean> releaseReservation(String node, String podUid) {
+        return timed.releaseReservation(node, podUid);
+    }
+
+    @Override
     public CompletionStage<Optional<String>> podNode(String podUid) {
         return timed.podNode(podUid);
     }

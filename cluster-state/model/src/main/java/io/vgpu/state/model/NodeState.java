@@ -19,7 +19,7 @@ import java.util.TreeMap;
  *                  reserve, if AllocationCheck.admits
  *   (none) ──────────────────────────────────────► Reserved(alloc, deadline) ◄─┐ reserve again: same alloc ⇒
  *     │ ▲                                             │    │    └───────────────┘ later deadline; another
- *     │ └──── expire (deadline ≤ now), release ───────┘    │                      alloc ⇒ replaced if admitted
+ *     │ └─ expire (≤ now), release(Reservation) ──────┘    │                      alloc ⇒ replaced if admitted
  *     │ ▲                                                  │ confirm: live ⇒ as is;
  *     │ │                                                  │ expired ⇒ re-checked, or Refused
  *     │ │                                                  ▼
@@ -27,7 +27,8 @@ import java.util.TreeMap;
  *       └──── release ────────────────────────────────────┘    └─────────┘ idempotent; reserve ⇒ AlreadyBound
  * </pre>
  * Bound never goes back to Reserved: {@link #reserve} answers {@code AlreadyBound} and {@link #expire} only
- * drops reservations. Transitions that take {@code now} ({@link #reserve}, {@link #confirm}) first drop every
+ * drops reservations; {@link #releaseReservation} keeps a binding, which only {@link #release} drops.
+ * Transitions that take {@code now} ({@link #reserve}, {@link #confirm}) first drop every
  * expired reservation, so an expired entry never blocks capacity even before a sweep removed it.
  *
  * <p>Node lock (the shared-state decision; the annotation {@code hami.io/mutex.lock} follows it):
@@ -255,6 +256,17 @@ public record NodeState(String name, boolean registered, List<GpuDevice> devices
         Map<String, PodCharge> next = new TreeMap<>(charges);
         next.remove(podUid);
         return Transition.to(withCharges(next), true);
+    }
+
+    /**
+     * Drops {@code podUid}'s reservation here, keeping a binding: what a decision elsewhere may undo without evidence
+     * about the pod (a later reservation of it on another node, a bind that found no pod). A binding is dropped only
+     * by {@link #release}, on evidence: the pod ended, was deleted, or is bound elsewhere.
+     *
+     * @return outcome true when a reservation was dropped
+     */
+    public Transition<NodeState, Boolean> releaseReservation(String podUid) {
+        return charges.get(podUid) instanceof PodCharge.Reserved ? release(podUid) : Transition.unchanged(this, false);
     }
 
     /**

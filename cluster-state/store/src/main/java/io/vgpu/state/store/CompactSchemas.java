@@ -36,6 +36,7 @@ import io.vgpu.state.store.processor.PublishFactsProcessor;
 import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
+import io.vgpu.state.store.processor.ReleaseReservationProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
 import io.vgpu.state.store.processor.RemoveNodeProcessor;
 import io.vgpu.state.store.processor.ReserveQuotaProcessor;
@@ -110,7 +111,8 @@ final class CompactSchemas {
                 new RegisterNodeProcessor(inventory), new RemoveNodeProcessor(),
                 new ReserveSlicesProcessor(pod, allocation, 1, 2), new ConfirmProcessor(pod, allocation, 1),
                 new ConfirmLockProcessor(pod, allocation, 1, 1), new ObserveBoundProcessor(pod, allocation),
-                new ReleaseSlicesProcessor("a"), new ExpireProcessor(1), new LockNodeProcessor("ns", "p", 1, 1),
+                new ReleaseSlicesProcessor("a"), new ReleaseReservationProcessor("a"), new ExpireProcessor(1),
+                new LockNodeProcessor("ns", "p", 1, 1),
                 new UnlockNodeProcessor("ns", "p"), new SetQuotaLimitsProcessor(limits),
                 new ReserveQuotaProcessor("a", 1, 1, 1, 1), new ObserveQuotaProcessor("a", 1, 1),
                 new ReleaseQuotaProcessor("a"), new ExpireQuotaProcessor(1), new SetPodNodeProcessor("schema"),

@@ -37,6 +37,7 @@ import io.vgpu.state.store.processor.ObserveBoundProcessor;
 import io.vgpu.state.store.processor.ObserveQuotaProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
+import io.vgpu.state.store.processor.ReleaseReservationProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
 import io.vgpu.state.store.processor.RemoveNodeProcessor;
 import io.vgpu.state.store.processor.ReserveQuotaProcessor;
@@ -426,6 +427,17 @@ public final class HazelcastClusterState implements ClusterState {
     }
 
     @Override
+    public CompletionStage<Boolean> releaseReservation(String node, String podUid) {
+        return stages.call("release the reservation of " + podUid + " on " + node,
+                () -> nodes.submitToKey(node, new ReleaseReservationProcessor(podUid)), released -> {
+                    if (released) {
+                        unindex(podUid, node);
+                    }
+                    return released;
+                });
+    }
+
+    @Override
     public CompletionStage<Optional<String>> podNode(String podUid) {
         return stages.call("look up pod " + podUid, () -> podIndex.getAsync(podUid), Optional::ofNullable);
     }
@@ -600,10 +612,13 @@ public final class HazelcastClusterState implements ClusterState {
 
     /**
      * A decision placed the pod on {@code node} (a reservation, or a bind's re-reservation): points the pod index at
-     * it and releases the pod's entry on the node the index pointed at before, if another (one entry per pod: a
-     * re-filtered pod whose earlier reservation or binding nobody else releases, e.g. a filter whose answer was lost
-     * with its replica, then a filter of a copy without the annotation). Not for observations ({@link #observeBound}):
-     * an informer event may be older than the entry it would replace.
+     * it and releases the pod's reservation on the node the index pointed at before, if another (one entry per pod: a
+     * re-filtered pod whose earlier reservation nobody else releases, e.g. a filter whose answer was lost with its
+     * replica, then a filter of a copy without the annotation). A binding there is kept: this write may be the late
+     * one of an earlier decision, landing after the pod was bound where "previous" points (docs/reliability.md, the
+     * single-kill over-commit of 2026-12-07); a binding left behind by a failed Binding goes by the phantom sweep's
+     * live read. Not for observations ({@link #observeBound}): an informer event may be older than the entry it would
+     * replace.
      */
     private void move(String podUid, String node) {
         String what = "index pod " + podUid + " on " + node;
@@ -612,8 +627,12 @@ public final class HazelcastClusterState implements ClusterState {
                     if (error != null) {
                         LOG.log(Level.WARNING, what + " failed: " + error.getMessage());
                     } else if (previous != null && !previous.equals(node)) {
-                        followUp("release moved pod " + podUid + " on " + previous,
-                                () -> nodes.submitToKey(previous, new ReleaseSlicesProcessor(podUid)));
+                        // only a reservation: index writes of one pod's decisions may land out of order (a late
+                        // write of an earlier filter, retried past a member's death), so "previous" may be where
+                        // the pod is bound now; a binding goes only on evidence about the pod (its delete, or a
+                        // live read that shows it elsewhere: ingest, the phantom sweep)
+                        followUp("release the moved pod " + podUid + "'s reservation on " + previous,
+                                () -> nodes.submitToKey(previous, new ReleaseReservationProcessor(podUid)));
                     }
                 });
     }

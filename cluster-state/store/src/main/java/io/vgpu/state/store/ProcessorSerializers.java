@@ -16,6 +16,7 @@ import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.PublishFactsProcessor;
 import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
+import io.vgpu.state.store.processor.ReleaseReservationProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
 import io.vgpu.state.store.processor.RemoveNodeProcessor;
 import io.vgpu.state.store.processor.ReserveQuotaProcessor;
@@ -79,6 +80,9 @@ final class ProcessorSerializers {
                 RecordSerializer.of(ReleaseSlicesProcessor.class, "vgpu.ReleaseSlicesProcessor",
                         (w, p) -> w.writeString("podUid", p.podUid()),
                         r -> new ReleaseSlicesProcessor(r.readString("podUid"))),
+                RecordSerializer.of(ReleaseReservationProcessor.class, "vgpu.ReleaseReservationProcessor",
+                        (w, p) -> w.writeString("podUid", p.podUid()),
+                        r -> new ReleaseReservationProcessor(r.readString("podUid"))),
                 RecordSerializer.of(ExpireProcessor.class, "vgpu.ExpireProcessor",
                         (w, p) -> w.writeInt64("nowMillis", p.nowMillis()),
                         r -> new ExpireProcessor(r.readInt64("nowMillis"))),

@@ -363,6 +363,27 @@ class HazelcastClusterStateTest {
     }
 
     @Test
+    void aDecisionElsewhereReleasesThePodsReservationButNeverItsBinding() {
+        join(replica(0).registerNode(inventory("bound", gpu("g0", 10, 8000))));
+        join(replica(0).registerNode(inventory("later", gpu("g0", 10, 8000))));
+        join(replica(1).reserve("bound", pod("late"), slice("g0", 4000), 0, 1000));
+        assertThat(join(replica(1).confirm("bound", pod("late"), null, 10)))
+                .isEqualTo(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION));
+        passes(CONVERGE, () -> assertThat(join(replica(2).podNode("late"))).contains("bound"));
+
+        // the index write of another decision for the pod lands after the bind (an earlier filter's, retried past a
+        // member's death, or a scheduler that has not seen the binding): it points the index away from "bound"
+        assertThat(join(replica(2).reserve("later", pod("late"), slice("g0", 4000), 20, 1000)).isReserved()).isTrue();
+
+        passes(CONVERGE, () -> {
+            assertThat(join(replica(0).podNode("late"))).contains("later");
+            assertThat(stored("later").charges()).containsOnlyKeys("late");
+            // the pod runs on "bound": its capacity stays charged until evidence about the pod releases it
+            assertThat(stored("bound").charges().get("late")).isInstanceOf(PodCharge.Bound.class);
+        });
+    }
+
+    @Test
     void aBindThatReReservesOnAnotherNodeReleasesTheOldEntryToo() {
         join(replica(0).registerNode(inventory("was", gpu("g0", 10, 8000))));
         join(replica(0).registerNode(inventory("is", gpu("g0", 10, 8000))));

@@ -37,6 +37,7 @@ import io.vgpu.state.store.processor.PublishFactsProcessor;
 import io.vgpu.state.store.processor.PublishSummaryProcessor;
 import io.vgpu.state.store.processor.RegisterNodeProcessor;
 import io.vgpu.state.store.processor.ReleaseQuotaProcessor;
+import io.vgpu.state.store.processor.ReleaseReservationProcessor;
 import io.vgpu.state.store.processor.ReleaseSlicesProcessor;
 import io.vgpu.state.store.processor.RemoveNodeProcessor;
 import io.vgpu.state.store.processor.ReserveQuotaProcessor;
@@ -124,7 +125,8 @@ class StoreSerializationTest {
                 new RegisterNodeProcessor(inventory), new RemoveNodeProcessor(),
                 new ReserveSlicesProcessor(pod("a"), initAndApps(), 1, 2), new ConfirmProcessor(pod("a"), null, 3),
                 new ConfirmProcessor(pod("a"), slice("GPU-a", 9), 3), new ObserveBoundProcessor(pod("a"), slice("x", 1)),
-                new ReleaseSlicesProcessor("a"), new ExpireProcessor(4), new LockNodeProcessor("ns", "p", 5, 6),
+                new ReleaseSlicesProcessor("a"), new ReleaseReservationProcessor("a"), new ExpireProcessor(4),
+                new LockNodeProcessor("ns", "p", 5, 6),
                 new UnlockNodeProcessor("ns", "p"), new SetQuotaLimitsProcessor(limits),
                 new ReserveQuotaProcessor("a", 1, 2, 3, 4), new ObserveQuotaProcessor("a", 1, 2),
                 new ReleaseQuotaProcessor("a"), new ExpireQuotaProcessor(9), new SetPodNodeProcessor("n1"),

@@ -59,4 +59,15 @@ public interface PodWriter {
     default CompletionStage<Boolean> isGone(PodAddress pod) {
         return CompletableFuture.completedFuture(false);
     }
+
+    /**
+     * One live read that tells a missing pod from an unanswered read: {@link LiveRead.Found}, {@link LiveRead.Gone}
+     * (as {@link #isGone}) or {@link LiveRead.Unread}. Never completes exceptionally. The default asks
+     * {@link #readPod}, then {@link #isGone} when it found nothing; adapters over a real API answer with one read.
+     */
+    default CompletionStage<LiveRead> readLive(PodAddress pod) {
+        return readPod(pod).thenCompose(read -> read.isPresent()
+                ? CompletableFuture.completedFuture(new LiveRead.Found(read.get()))
+                : isGone(pod).thenApply(gone -> gone ? new LiveRead.Gone() : new LiveRead.Unread("no answer")));
+    }
 }
