@@ -36,8 +36,8 @@ final class EarlierReservation {
      * undoes the reservation when the annotation fails; kube-scheduler filters a pod again only after that answer
      * (and a back-off), by then its copy of the pod carries the annotation. Should a copy still lack it (the answer
      * was lost with a dying replica), the pod is decided with its earlier reservation counted against it (a stricter
-     * answer, never a double grant). Either way the new reservation releases the earlier one (the store does, through
-     * the pod index), so a pod never holds two reservations.
+     * answer, never a double grant). Either way the new reservation releases the earlier entry (the store does, through
+     * the pod index), so a pod never holds two.
      */
     private Future<Optional<String>> node(PodSpec pod) {
         if (pod.uid().isEmpty() || pod.annotation(HamiAnnotations.VGPU_NODE) == null) {

@@ -94,11 +94,11 @@ public final class InMemoryClusterState implements ClusterState {
         return done(outcome);
     }
 
-    /** As the store does: a decision on {@code node} releases the pod's reservation where the index pointed before. */
+    /** As the store does: a decision on {@code node} releases the pod's entry where the index pointed before. */
     private void move(String podUid, String node) {
         String previous = podIndex.put(podUid, node);
         if (previous != null && !previous.equals(node)) {
-            onNode(previous, s -> s.releaseReservation(podUid));
+            onNode(previous, s -> s.release(podUid));
         }
     }
 

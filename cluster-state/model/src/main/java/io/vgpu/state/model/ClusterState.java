@@ -40,9 +40,8 @@ import java.util.function.Predicate;
  *
  * <p>Orchestration stays with the gateway: quota is reserved before the node and released if the node
  * refuses; {@code /bind} runs {@link #confirmAndLock} (or {@link #confirm} for a pod that needs no lock). One entry
- * per pod: a re-filtered pod reserves on its new node first, and the reservation then releases its old reservation,
- * found with the pod index ({@link #podNode}); a binding is never released by a decision, only on evidence about the
- * pod ({@link #release}).
+ * per pod: a re-filtered pod reserves on its new node first, and the reservation then releases its old entry, found
+ * with the pod index ({@link #podNode}).
  */
 public interface ClusterState {
 
@@ -122,7 +121,7 @@ public interface ClusterState {
     /**
      * Drops {@code podUid}'s reservation on {@code node}, keeping a binding ({@link NodeState#releaseReservation}):
      * the undo of a decision that holds no evidence about the pod's binding (a filter whose annotation failed, a bind
-     * that found no pod or node). Idempotent.
+     * that found the pod gone or no node). Idempotent.
      *
      * @return true when a reservation was dropped
      */

@@ -612,13 +612,17 @@ public final class HazelcastClusterState implements ClusterState {
 
     /**
      * A decision placed the pod on {@code node} (a reservation, or a bind's re-reservation): points the pod index at
-     * it and releases the pod's reservation on the node the index pointed at before, if another (one entry per pod: a
-     * re-filtered pod whose earlier reservation nobody else releases, e.g. a filter whose answer was lost with its
-     * replica, then a filter of a copy without the annotation). A binding there is kept: this write may be the late
-     * one of an earlier decision, landing after the pod was bound where "previous" points (docs/reliability.md, the
-     * single-kill over-commit of 2026-12-07); a binding left behind by a failed Binding goes by the phantom sweep's
-     * live read. Not for observations ({@link #observeBound}): an informer event may be older than the entry it would
-     * replace.
+     * it and releases the pod's entry on the node the index pointed at before, if another (one entry per pod: a
+     * re-filtered pod whose earlier reservation or binding nobody else releases, e.g. a filter whose answer was lost
+     * with its replica, then a filter of a copy without the annotation, or the Bound charge of a Binding that failed
+     * after its confirmation). Not for observations ({@link #observeBound}): an informer event may be older than the
+     * entry it would replace.
+     *
+     * <p>A known gap (docs/reliability.md, "Limits"): the index writes of one pod's two decisions may land out of
+     * order (one retried across a member's death or a migration), and then the earlier decision's write releases the
+     * later one's entry, a binding included. Releasing only reservations here closes it, but leaves a failed
+     * Binding's charge to the phantom sweep, past the harness's 15 s bound for a move when the sweeping owner dies
+     * (a soak of 2026-12-07 found it at once); ordering the writes (a decision time in the index) is the fix.
      */
     private void move(String podUid, String node) {
         String what = "index pod " + podUid + " on " + node;
@@ -627,12 +631,8 @@ public final class HazelcastClusterState implements ClusterState {
                     if (error != null) {
                         LOG.log(Level.WARNING, what + " failed: " + error.getMessage());
                     } else if (previous != null && !previous.equals(node)) {
-                        // only a reservation: index writes of one pod's decisions may land out of order (a late
-                        // write of an earlier filter, retried past a member's death), so "previous" may be where
-                        // the pod is bound now; a binding goes only on evidence about the pod (its delete, or a
-                        // live read that shows it elsewhere: ingest, the phantom sweep)
-                        followUp("release the moved pod " + podUid + "'s reservation on " + previous,
-                                () -> nodes.submitToKey(previous, new ReleaseReservationProcessor(podUid)));
+                        followUp("release moved pod " + podUid + " on " + previous,
+                                () -> nodes.submitToKey(previous, new ReleaseSlicesProcessor(podUid)));
                     }
                 });
     }

@@ -363,23 +363,19 @@ class HazelcastClusterStateTest {
     }
 
     @Test
-    void aDecisionElsewhereReleasesThePodsReservationButNeverItsBinding() {
-        join(replica(0).registerNode(inventory("bound", gpu("g0", 10, 8000))));
-        join(replica(0).registerNode(inventory("later", gpu("g0", 10, 8000))));
-        join(replica(1).reserve("bound", pod("late"), slice("g0", 4000), 0, 1000));
-        assertThat(join(replica(1).confirm("bound", pod("late"), null, 10)))
-                .isEqualTo(new ConfirmOutcome.Confirmed(ConfirmOutcome.Via.RESERVATION));
-        passes(CONVERGE, () -> assertThat(join(replica(2).podNode("late"))).contains("bound"));
+    void releasingAReservationKeepsABinding() {
+        join(replica(0).registerNode(inventory("undo", gpu("g0", 10, 8000))));
+        join(replica(1).reserve("undo", pod("reserved"), slice("g0", 1000), 0, 1000));
+        join(replica(1).reserve("undo", pod("bound"), slice("g0", 1000), 0, 1000));
+        join(replica(1).confirm("undo", pod("bound"), null, 10));
 
-        // the index write of another decision for the pod lands after the bind (an earlier filter's, retried past a
-        // member's death, or a scheduler that has not seen the binding): it points the index away from "bound"
-        assertThat(join(replica(2).reserve("later", pod("late"), slice("g0", 4000), 20, 1000)).isReserved()).isTrue();
+        assertThat(join(replica(2).releaseReservation("undo", "reserved"))).isTrue();
+        assertThat(join(replica(2).releaseReservation("undo", "bound"))).isFalse();
 
+        assertThat(stored("undo").charges()).containsOnlyKeys("bound");
         passes(CONVERGE, () -> {
-            assertThat(join(replica(0).podNode("late"))).contains("later");
-            assertThat(stored("later").charges()).containsOnlyKeys("late");
-            // the pod runs on "bound": its capacity stays charged until evidence about the pod releases it
-            assertThat(stored("bound").charges().get("late")).isInstanceOf(PodCharge.Bound.class);
+            assertThat(join(replica(0).podNode("reserved"))).isEmpty();
+            assertThat(join(replica(0).podNode("bound"))).contains("undo");
         });
     }
 
