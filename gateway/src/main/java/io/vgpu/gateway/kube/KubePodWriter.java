@@ -58,14 +58,8 @@ public final class KubePodWriter implements PodWriter {
 
     @Override
     public CompletionStage<Optional<ObservedPod>> readPod(PodAddress pod) {
-        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
-            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
-            if (current == null || current.getMetadata() == null
-                    || !pod.uid().isEmpty() && !pod.uid().equals(current.getMetadata().getUid())) {
-                return Optional.empty();
-            }
-            return Optional.of(KubeObjects.pod(current));
-        });
+        return readLive(pod).thenApply(read -> read instanceof LiveRead.Found found
+                ? Optional.of(found.pod()) : Optional.empty());
     }
 
     @Override
@@ -87,14 +81,7 @@ public final class KubePodWriter implements PodWriter {
 
     @Override
     public CompletionStage<Boolean> isGone(PodAddress pod) {
-        return api.get(KubePaths.pod(pod.namespace(), pod.name())).thenApply(read -> {
-            if (read.notFound()) {
-                return true;
-            }
-            Pod current = read.ok() ? api.parse(read.body(), Pod.class) : null;
-            return current != null && current.getMetadata() != null && !pod.uid().isEmpty()
-                    && !pod.uid().equals(current.getMetadata().getUid());
-        });
+        return readLive(pod).thenApply(read -> read instanceof LiveRead.Gone);
     }
 
     /** A 409: the pod may already be bound (a retried bind), to this node or another one. */
