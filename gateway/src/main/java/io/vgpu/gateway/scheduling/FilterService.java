@@ -9,6 +9,7 @@ import io.vgpu.gateway.core.filter.Candidate;
 import io.vgpu.gateway.core.filter.FilterAnnotations;
 import io.vgpu.gateway.core.filter.FilterDecider;
 import io.vgpu.gateway.core.filter.FilterDecision;
+import io.vgpu.gateway.core.filter.ViewSource;
 import io.vgpu.gateway.core.port.EventSink;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -68,6 +69,8 @@ public final class FilterService {
     private final EventSink events;
     private final SchedulingConfig config;
     private final Clock clock;
+    /** The state's views and their log of changes, one object for the replica's life (the decider's marks are its). */
+    private final ViewSource views;
 
     /**
      * @param decider the pure filter decision
@@ -89,6 +92,7 @@ public final class FilterService {
         this.events = events;
         this.config = config;
         this.clock = clock;
+        this.views = new StateViews(state);
     }
 
     /**
@@ -133,9 +137,12 @@ public final class FilterService {
         PodSpec pod = call.pod;
         long pairs = (long) (pod.containers().size() + pod.initContainers().size()) * Math.max(1, call.requested);
         NodeView own = previous.orElse(null);
-        // called once per requested node: no Optional or lambda per call
-        return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, call.nodeNames,
-                        name -> own != null && own.name().equals(name) ? own : state.node(name), quotas))
+        // the state's log of changed views lets the decision redo only the nodes changed since its shape's last call;
+        // with the pod's earlier reservation taken out, one view is this call's own, which no log covers: all nodes
+        ViewSource source = own == null ? views
+                : ViewSource.of(name -> own.name().equals(name) ? own : state.node(name));
+        return Stages.offLoopIf(pairs > INLINE_DECISION_PAIRS, () -> decider.decide(pod, call.nodeNames, source,
+                        quotas))
                 .compose(decision -> reserveDecided(call, decision));
     }
 

@@ -16,6 +16,7 @@ import io.vgpu.state.model.QuotaState;
 import io.vgpu.state.model.ReserveOutcome;
 import io.vgpu.state.model.Transition;
 import io.vgpu.state.model.UnlockOutcome;
+import io.vgpu.state.model.ViewChanges;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -40,6 +41,7 @@ public final class InMemoryClusterState implements ClusterState {
 
     private final Map<String, NodeState> nodes = new ConcurrentHashMap<>();
     private final Map<String, NodeView> views = new ConcurrentHashMap<>();
+    private final ViewChanges viewChanges = new ViewChanges();
     private final Map<String, QuotaState> quotas = new ConcurrentHashMap<>();
     private final Map<String, String> podIndex = new ConcurrentHashMap<>();
 
@@ -54,6 +56,7 @@ public final class InMemoryClusterState implements ClusterState {
         nodes.computeIfPresent(node, (name, state) -> {
             known[0] = true;
             views.remove(name);
+            viewChanges.changed(name);
             state.charges().keySet().forEach(uid -> podIndex.remove(uid, name));
             return null;
         });
@@ -187,6 +190,16 @@ public final class InMemoryClusterState implements ClusterState {
     }
 
     @Override
+    public long viewMark() {
+        return viewChanges.mark();
+    }
+
+    @Override
+    public boolean viewsChangedSince(long mark, Consumer<String> changed) {
+        return viewChanges.changedSince(mark, changed);
+    }
+
+    @Override
     public NodeState nodeState(String name) {
         return nodes.get(name);
     }
@@ -245,6 +258,7 @@ public final class InMemoryClusterState implements ClusterState {
             } else {
                 views.remove(name);
             }
+            viewChanges.changed(name);
             return next;
         });
         @SuppressWarnings("unchecked")

@@ -137,6 +137,16 @@ final class DirectLocalReads implements ClusterState {
     }
 
     @Override
+    public long viewMark() {
+        return direct.viewMark();
+    }
+
+    @Override
+    public boolean viewsChangedSince(long mark, Consumer<String> changed) {
+        return direct.viewsChangedSince(mark, changed);
+    }
+
+    @Override
     public NodeState nodeState(String name) {
         return direct.nodeState(name);
     }

@@ -200,6 +200,22 @@ public interface ClusterState {
     NodeView node(String name);
 
     /**
+     * A mark in this replica's log of changed node views ({@link ViewChanges}), taken before the views a caller is
+     * about to read; negative when the state keeps no such log (then {@link #viewsChangedSince} never answers).
+     */
+    default long viewMark() {
+        return -1;
+    }
+
+    /**
+     * Hands every node whose local view changed since {@code mark} ({@link #viewMark}) to {@code changed}; false when
+     * that is not known (no log, or changes past the log's reach): then any node's view may have changed.
+     */
+    default boolean viewsChangedSince(long mark, Consumer<String> changed) {
+        return false;
+    }
+
+    /**
      * The full state (charges, lock) of a node whose key this replica {@link #ownsNode owns}, from the owner's local
      * copy; null when the key is absent or another replica owns it (full node states never fan out to other
      * replicas: DESIGN.md §3 "What fans out is O(GPUs), never O(pods)"). For the owner-side callers: ingest, lock

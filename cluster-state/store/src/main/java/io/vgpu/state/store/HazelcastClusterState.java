@@ -538,6 +538,16 @@ public final class HazelcastClusterState implements ClusterState {
         return views.get(name);
     }
 
+    @Override
+    public long viewMark() {
+        return views.changes().mark();
+    }
+
+    @Override
+    public boolean viewsChangedSince(long mark, Consumer<String> changed) {
+        return views.changes().changedSince(mark, changed);
+    }
+
     /**
      * The version of the node value this replica's view of {@code name} was made from ({@link NodeSummary#version}),
      * or -1 when the view holds no summary of it. For diagnostics (the debug dump, the chaos checker): scoring never

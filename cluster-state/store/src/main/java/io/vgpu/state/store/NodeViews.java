@@ -3,6 +3,7 @@ package io.vgpu.state.store;
 import io.vgpu.state.model.NodeFacts;
 import io.vgpu.state.model.NodeSummary;
 import io.vgpu.state.model.NodeView;
+import io.vgpu.state.model.ViewChanges;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -26,6 +27,8 @@ import java.util.function.Predicate;
 final class NodeViews {
 
     private final Map<String, NodeView> views = new ConcurrentHashMap<>();
+    /** Which views changed, in order (after each change is in place): a filter redoes only those nodes. */
+    private final ViewChanges changes = new ViewChanges();
     private final LocalSnapshot<NodeSummary, Void> summaries = new LocalSnapshot<>(s -> null,
             NodeSummary::supersedes, this::join);
     private final LocalSnapshot<NodeFacts, Void> facts = new LocalSnapshot<>(f -> null,
@@ -57,6 +60,11 @@ final class NodeViews {
         return views.get(name);
     }
 
+    /** The log of changed views. */
+    ViewChanges changes() {
+        return changes;
+    }
+
     /** The summary the view of {@code name} was joined from (null: none), e.g. to tell its version. */
     NodeSummary summary(String name) {
         return summaries.get(name);
@@ -82,5 +90,6 @@ final class NodeViews {
             NodeSummary summary = summaries.get(k);
             return summary == null ? null : summary.view(facts.get(k));
         });
+        changes.changed(name);
     }
 }

@@ -81,10 +81,19 @@ public final class FilterDecider {
      */
     public FilterDecision decide(PodSpec pod, List<String> nodeNames, Function<String, NodeView> nodes,
                                  QuotaGate quota) {
-        return decide(pod, nodeNames, nodes, quota, true);
+        return decide(pod, nodeNames, ViewSource.of(nodes), quota, true);
     }
 
-    private FilterDecision decide(PodSpec pod, List<String> nodeNames, Function<String, NodeView> nodes,
+    /**
+     * Cache mode as {@link #decide(PodSpec, List, Function, QuotaGate)}, reading views from {@code views}: when it
+     * keeps a log of changed views, a call that lists the same nodes as the last call of the pod's shape redoes only
+     * the nodes changed since ({@link RankState}).
+     */
+    public FilterDecision decide(PodSpec pod, List<String> nodeNames, ViewSource views, QuotaGate quota) {
+        return decide(pod, nodeNames, views, quota, true);
+    }
+
+    private FilterDecision decide(PodSpec pod, List<String> nodeNames, ViewSource nodes,
                                   QuotaGate quota, boolean reuse) {
         PodRequests requests = deriver.podRequests(pod);
         if (!requests.hasAny()) {
@@ -116,7 +125,7 @@ public final class FilterDecider {
         Map<String, NodeView> views = new LinkedHashMap<>();
         nodeAnnotations.forEach((name, annotations) -> views.put(name, idleView(name, annotations)));
         // the views are built for this call alone: keeping their outcomes could never pay off
-        return decide(pod, List.copyOf(nodeAnnotations.keySet()), views::get, QuotaGate.NONE, false);
+        return decide(pod, List.copyOf(nodeAnnotations.keySet()), ViewSource.of(views::get), QuotaGate.NONE, false);
     }
 
     /** A node view built from a node's annotations alone (no usage); null when nothing is registered. */
@@ -136,11 +145,23 @@ public final class FilterDecider {
     }
 
     private FilterDecision rank(NodeScorer scorer, VerdictCache.Verdicts kept, List<String> nodeNames,
-                                Function<String, NodeView> nodes, int initCount, String nodePolicy) {
-        Map<String, NodeRejection> failed = new LinkedHashMap<>();
-        List<Candidate> fits = new ArrayList<>(nodeNames.size());
+                                ViewSource nodes, int initCount, String nodePolicy) {
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
         boolean pairScores = scorer.usesPairScores();
+        RankState.Rescore rescore = (name, view) -> view == null ? null
+                : kept(scorer, kept, name, view, pairScores, initCount);
+        // the mark comes before any view is read (RankState: why the answer is a full walk's)
+        long mark = kept == null ? -1 : nodes.mark();
+        if (mark >= 0) {
+            RankState last = kept.lastRank();
+            RankState now = last == null ? null : last.advance(nodeNames, mark, nodes, rescore);
+            if (now != null) {
+                kept.rememberRank(now);
+                return now.decision(nodePolicy);
+            }
+        }
+        Map<String, NodeRejection> failed = new LinkedHashMap<>();
+        List<Candidate> fits = new ArrayList<>(nodeNames.size());
         // kube-scheduler lists the nodes in the same order call after call: the outcome at the same position of this
         // shape's last call is checked first, an array read instead of a second hash lookup of a freshly decoded name
         VerdictCache.Outcome[] previous = kept == null ? null : kept.lastCall();
@@ -148,16 +169,14 @@ public final class FilterDecider {
         int position = 0;
         for (String name : nodeNames) {
             int at = position++;
-            NodeView view = nodes.apply(name);
+            NodeView view = nodes.node(name);
             if (view == null) {
                 failed.put(name, NodeReason.NODE_UNREGISTERED);
                 continue;
             }
             VerdictCache.Outcome outcome = kept == null ? null : kept.get(previous, at, name, view);
             if (outcome == null) {
-                outcome = outcome(scorer.score(new NodeDevices(name, view.devices(),
-                        pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
-                        name, view, initCount);
+                outcome = scored(scorer, name, view, pairScores, initCount);
                 if (kept != null) {
                     kept.put(name, outcome);
                 }
@@ -173,6 +192,7 @@ public final class FilterDecider {
         }
         if (kept != null) {
             kept.rememberCall(seen);
+            kept.rememberRank(mark >= 0 ? RankState.of(nodes, verdicts.index(nodeNames), seen, mark) : null);
         }
         if (fits.isEmpty()) {
             return new FilterDecision.NoFit(failed);
@@ -182,6 +202,24 @@ public final class FilterDecider {
         // (otherwise arbitrary) order.
         List<Candidate> bestFirst = Ranking.bestFirst(fits, nodePolicy);
         return new FilterDecision.Fits(bestFirst, failed);
+    }
+
+    /** The outcome kept for {@code name} from this very {@code view}, else scored now and kept. */
+    private static VerdictCache.Outcome kept(NodeScorer scorer, VerdictCache.Verdicts kept, String name,
+                                             NodeView view, boolean pairScores, int initCount) {
+        VerdictCache.Outcome outcome = kept.get(name, view);
+        if (outcome == null) {
+            outcome = scored(scorer, name, view, pairScores, initCount);
+            kept.put(name, outcome);
+        }
+        return outcome;
+    }
+
+    private static VerdictCache.Outcome scored(NodeScorer scorer, String name, NodeView view, boolean pairScores,
+                                               int initCount) {
+        return outcome(scorer.score(new NodeDevices(name, view.devices(),
+                pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
+                name, view, initCount);
     }
 
     private static VerdictCache.Outcome outcome(NodeVerdict verdict, String name, NodeView view, int initCount) {

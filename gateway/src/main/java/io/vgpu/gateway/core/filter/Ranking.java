@@ -43,6 +43,29 @@ final class Ranking {
         return new Ranked(fits, keys);
     }
 
+    /**
+     * {@link #bestFirst(List, String)} over the fitting positions of a request: {@code byPosition.get(p)} is the
+     * candidate at request position {@code p}, {@code fitAt} the fitting positions in request order and
+     * {@code scores[p]} their scores. The position breaks ties as the index in the list of fits does (both follow
+     * request order), so the order is the same.
+     */
+    static List<Candidate> bestFirst(List<Candidate> byPosition, int[] fitAt, float[] scores, String nodePolicy) {
+        boolean higherFirst = NodeScore.less(nodePolicy, 1f, 0f);
+        long[] keys = new long[fitAt.length];
+        for (int i = 0; i < fitAt.length; i++) {
+            float score = scores[fitAt[i]];
+            if (Float.isNaN(score)) {
+                List<Candidate> fits = new ArrayList<>(fitAt.length);
+                for (int p : fitAt) {
+                    fits.add(byPosition.get(p));
+                }
+                return byComparator(fits, nodePolicy);
+            }
+            keys[i] = ((long) ordered(higherFirst ? -score : score) << 32) | fitAt[i];
+        }
+        return new Ranked(byPosition, keys);
+    }
+
     /** The reference: HAMi's comparator as a stable list sort, reversed. */
     static List<Candidate> byComparator(List<Candidate> fits, String nodePolicy) {
         List<Candidate> sorted = new ArrayList<>(fits);
@@ -72,6 +95,7 @@ final class Ranking {
         /** Positions answered without the full sort: above the reservation attempts a filter makes. */
         static final int HEAD = 8;
 
+        /** The candidates, indexed by the keys' low half (the index in the fits, or the request position). */
         private final List<Candidate> fits;
         private final long[] head;
         private final long[] keys;

@@ -4,6 +4,7 @@ import io.vgpu.gateway.core.reason.NodeRejection;
 import io.vgpu.state.model.NodeView;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -34,6 +35,8 @@ final class VerdictCache {
 
     private final int maxNodesPerShape;
     private final Map<DemandShape, Verdicts> shapes;
+    /** The names of the last call that made an index: shared by the shapes' {@link RankState}s. */
+    private volatile NameIndex lastNames;
 
     /**
      * @param maxShapes        shapes kept (≥ 1)
@@ -58,6 +61,19 @@ final class VerdictCache {
         synchronized (shapes) {
             return shapes.computeIfAbsent(shape, s -> new Verdicts(maxNodesPerShape));
         }
+    }
+
+    /**
+     * The index of {@code requested}: the one made last when it lists the very same names (every shape's call lists
+     * kube-scheduler's same nodes), else a new one, kept as the last.
+     */
+    NameIndex index(List<String> requested) {
+        NameIndex last = lastNames;
+        NameIndex index = NameIndex.of(requested, last);
+        if (index != last) {
+            lastNames = index;
+        }
+        return index;
     }
 
     /** Number of shapes kept (tests). */
@@ -98,6 +114,8 @@ final class VerdictCache {
         private final int maxNodes;
         /** The outcome of each position of the last call remembered (null: a node without a view). */
         private volatile Outcome[] lastCall = NO_CALL;
+        /** The last call whole, to be brought up to date by the next call of the same names; null: none. */
+        private volatile RankState lastRank;
 
         private Verdicts(int maxNodes) {
             this.maxNodes = maxNodes;
@@ -130,6 +148,22 @@ final class VerdictCache {
          */
         void rememberCall(Outcome[] outcomes) {
             lastCall = outcomes.length <= maxNodes ? outcomes : NO_CALL;
+        }
+
+        /** The last call kept whole ({@link RankState}), or null. */
+        RankState lastRank() {
+            return lastRank;
+        }
+
+        /**
+         * Keeps one call whole (null: forgets the one kept), and its outcomes as the last call by position. A
+         * request longer than the shape's node bound is not kept.
+         */
+        void rememberRank(RankState rank) {
+            lastRank = rank != null && rank.outcomes().length <= maxNodes ? rank : null;
+            if (lastRank != null) {
+                lastCall = rank.outcomes();
+            }
         }
 
         /** Keeps {@code outcome} for {@code node}, replacing what was kept for it. */

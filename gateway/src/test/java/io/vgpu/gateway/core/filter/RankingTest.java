@@ -36,6 +36,35 @@ class RankingTest {
         }
     }
 
+    @ParameterizedTest(name = "node policy \"{0}\"")
+    @ValueSource(strings = {"binpack", "spread", ""})
+    void fitsAtRequestPositionsRankAsTheListOfFits(String policy) {
+        // RankState's form: the fits among other positions, by position, with their scores in an array
+        Random rnd = new Random(policy.hashCode() + 1);
+        for (int round = 0; round < 2_000; round++) {
+            int n = rnd.nextInt(60);
+            List<Candidate> byPosition = new ArrayList<>(n);
+            List<Candidate> fits = new ArrayList<>();
+            float[] scores = new float[n];
+            int[] fitAt = new int[n];
+            int k = 0;
+            for (int p = 0; p < n; p++) {
+                if (rnd.nextInt(4) == 0) {
+                    byPosition.add(null); // not a fit: never read
+                    continue;
+                }
+                float score = rnd.nextBoolean() ? AWKWARD[rnd.nextInt(AWKWARD.length)] : rnd.nextInt(6) / 2f;
+                Candidate c = candidate("n" + p, score);
+                byPosition.add(c);
+                fits.add(c);
+                scores[p] = score;
+                fitAt[k++] = p;
+            }
+            assertSameOrder(Ranking.bestFirst(byPosition, java.util.Arrays.copyOf(fitAt, k), scores, policy),
+                    Ranking.byComparator(fits, policy));
+        }
+    }
+
     @Test
     void readFromAnyPositionFirstTheRankingIsTheComparatorsOrder() {
         // the first positions come from one pass, the rest from a sort made when first read: read the last ones
@@ -71,6 +100,15 @@ class RankingTest {
     void aNaNScoreFallsBackToTheComparator() {
         List<Candidate> fits = List.of(candidate("a", 2f), candidate("b", Float.NaN), candidate("c", 1f));
         assertSameOrder(Ranking.bestFirst(fits, "binpack"), Ranking.byComparator(fits, "binpack"));
+    }
+
+    @Test
+    void aNaNScoreAtARequestPositionFallsBackToTheComparator() {
+        List<Candidate> byPosition = java.util.Arrays.asList(candidate("a", 2f), null, candidate("b", Float.NaN),
+                candidate("c", 1f));
+        List<Candidate> fits = List.of(byPosition.get(0), byPosition.get(2), byPosition.get(3));
+        assertSameOrder(Ranking.bestFirst(byPosition, new int[]{0, 2, 3}, new float[]{2f, 0f, Float.NaN, 1f},
+                "binpack"), Ranking.byComparator(fits, "binpack"));
     }
 
     private static void assertSameOrder(List<Candidate> actual, List<Candidate> expected) {

@@ -288,7 +288,7 @@ class VerdictCacheTest {
                 Map.of());
     }
 
-    private static NodeView randomNode(Random rnd, String name) {
+    static NodeView randomNode(Random rnd, String name) {
         int cards = 1 + rnd.nextInt(8);
         String type = TYPES[rnd.nextInt(TYPES.length)];
         boolean mig = rnd.nextInt(8) == 0;
@@ -327,7 +327,7 @@ class VerdictCacheTest {
         return d.plus(slots, Math.min(d.totalmem(), rnd.nextInt(d.totalmem() + 1)), Math.min(100, rnd.nextInt(120)));
     }
 
-    private static NodeView withLoad(Random rnd, NodeView v) {
+    static NodeView withLoad(Random rnd, NodeView v) {
         List<DeviceUsage> devices = new ArrayList<>(v.devices());
         int i = rnd.nextInt(devices.size());
         DeviceUsage d = devices.get(i);
@@ -337,7 +337,7 @@ class VerdictCacheTest {
         return new NodeView(v.name(), devices, v.annotations(), v.pairScores());
     }
 
-    private static PodSpec randomPod(Random rnd, int i) {
+    static PodSpec randomPod(Random rnd, int i) {
         Map<String, String> limits = new HashMap<>();
         limits.put("nvidia.com/gpu", Integer.toString(1 + rnd.nextInt(3)));
         if (rnd.nextBoolean()) {
