@@ -131,6 +131,15 @@ public final class KubeApi implements AutoCloseable {
         timer.shutdownNow();
     }
 
+    /**
+     * Whether a {@link Priority#BEST_EFFORT} call made now would be sent rather than refused at once (a rate token
+     * free, room in flight); nothing is taken. For callers whose request costs much to build (an Event listing
+     * thousands of nodes).
+     */
+    public boolean bestEffortWouldGo() {
+        return inFlight.get() < config.maxInFlight() && bucket.hasToken();
+    }
+
     private CompletionStage<ApiResponse> call(String method, String path, String contentType, String body,
                                               Priority priority) {
         long start = System.nanoTime();

@@ -72,6 +72,16 @@ public final class KubeEventRecorder implements EventSink {
         });
     }
 
+    /** False, counting the event as dropped, when its write would be dropped at once: too many in flight, no rate token. */
+    @Override
+    public boolean admits() {
+        if (inFlight.get() < maxInFlight && api.bestEffortWouldGo()) {
+            return true;
+        }
+        dropped.incrementAndGet();
+        return false;
+    }
+
     /** Events dropped or refused since start (for metrics). */
     public long dropped() {
         return dropped.get();

@@ -31,6 +31,14 @@ final class TokenBucket {
         this.last = nanoTime.getAsLong();
     }
 
+    /** Whether a token is free now (nothing is taken): a best-effort call made now would go. */
+    synchronized boolean hasToken() {
+        if (qps <= 0) {
+            return true;
+        }
+        return Math.min(burst, tokens + (nanoTime.getAsLong() - last) * qps / NANOS_PER_SECOND) >= 1;
+    }
+
     /**
      * Takes a token, possibly in advance.
      *

@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.AbstractList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -237,7 +238,7 @@ public final class FilterService {
                                         call.conflicts));
                     }
                     afterAnswer(() -> events.filteringSucceeded(call.key, chosen.node(), call.requested,
-                            fits.ranked().stream().map(c -> new ScoredNode(c.node(), c.score())).toList()));
+                            scored(fits.ranked())));
                     LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
                             fits.ranked().size(), call.requested, chosen.node());
                     return Future.succeededFuture(new FilterOutcome.Placed(chosen.node(), call.conflicts));
@@ -247,9 +248,13 @@ public final class FilterService {
     /**
      * Runs {@code event} on a worker, beside the answer this task writes: an Event's text (FilteringSucceed lists every
      * fitting node's score, FilteringFailed every rejected node) is for people, not for kube-scheduler, who waits for
-     * the answer, and its cost grows with the nodes. Outside Vert.x (unit tests) it runs at once.
+     * the answer, and its cost grows with the nodes. Nothing is built when the sink would drop the Event at once
+     * ({@link EventSink#admits}: no rate token, too many writes in flight). Outside Vert.x (unit tests) it runs at once.
      */
-    private static void afterAnswer(Runnable event) {
+    private void afterAnswer(Runnable event) {
+        if (!events.admits()) {
+            return;
+        }
         Context context = Vertx.currentContext();
         if (context == null) {
             event.run();
@@ -259,6 +264,22 @@ public final class FilterService {
                 return null;
             }, false).onFailure(e -> LOG.warn("filter event not recorded: {}", e.toString()));
         }
+    }
+
+    /** The ranked candidates as the Event lists them, read in place (no list of thousands of copies). */
+    private static List<ScoredNode> scored(List<Candidate> ranked) {
+        return new AbstractList<>() {
+            @Override
+            public ScoredNode get(int index) {
+                Candidate c = ranked.get(index);
+                return new ScoredNode(c.node(), c.score());
+            }
+
+            @Override
+            public int size() {
+                return ranked.size();
+            }
+        };
     }
 
     /** One filter call: the pod, its candidates, and the reservations refused so far (touched on one context). */

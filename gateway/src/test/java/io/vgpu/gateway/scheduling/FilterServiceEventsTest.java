@@ -6,6 +6,7 @@ import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vgpu.gateway.core.PodSpec;
 import io.vgpu.gateway.core.port.EventSink;
+import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.SchedulerEvent;
 import io.vgpu.gateway.extender.ExtenderFilterResult;
 import io.vgpu.gateway.extender.FilterResponses;
@@ -14,9 +15,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.vgpu.gateway.scheduling.FilterFixtures.pod;
 import static io.vgpu.gateway.scheduling.FilterFixtures.quotaBook;
@@ -82,6 +85,37 @@ class FilterServiceEventsTest {
 
         assertThat(recorded).extracting(SchedulerEvent::reason).containsExactly("FilteringSucceed");
         finish(ctx, answer, result -> assertThat(result.nodeNames()).containsExactly("node1"));
+    }
+
+    @Test
+    void aSinkThatWouldDropTheEventIsAskedFirstAndGetsNothingToBuildOrWrite(VertxTestContext ctx) {
+        AtomicInteger asked = new AtomicInteger();
+        EventSink full = new EventSink() {
+            @Override
+            public CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event) {
+                recorded.add(event);
+                return CompletableFuture.completedFuture(false);
+            }
+
+            @Override
+            public boolean admits() {
+                asked.incrementAndGet();
+                return false;
+            }
+        };
+        Future<ExtenderFilterResult> placed = FilterFixtures.filter(FilterFixtures.service(
+                stateWith(FilterFixtures.card("GPU-a", 0, 24_000, "NVIDIA A10")), quotaBook(), new AcceptingPodWriter(),
+                full), pod("a", 4000));
+        Future<ExtenderFilterResult> noFit = FilterFixtures.filter(FilterFixtures.service(
+                stateWith(FilterFixtures.card("GPU-a", 0, 2_000, "NVIDIA A10")), quotaBook(), new AcceptingPodWriter(),
+                full), pod("big", 4000));
+
+        finish(ctx, placed.compose(p -> noFit.map(n -> List.of(p, n))), answers -> {
+            assertThat(answers.get(0).nodeNames()).containsExactly("node1");
+            assertThat(answers.get(1).failedNodes()).containsKey("node1");
+            assertThat(asked).as("the sink asked once per filter").hasValue(2);
+            assertThat(recorded).as("events handed to a sink that would drop them").isEmpty();
+        });
     }
 
     /** A filter's answer and the events recorded by the time the answer's handler ran. */

@@ -18,8 +18,18 @@ import java.util.concurrent.CompletionStage;
  */
 public interface EventSink {
 
-    /** A sink that records nothing (simulation, tests). */
-    EventSink NONE = (pod, event) -> CompletableFuture.completedFuture(false);
+    /** A sink that records nothing (simulation, tests): it admits nothing, so no Event text is ever built for it. */
+    EventSink NONE = new EventSink() {
+        @Override
+        public CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event) {
+            return CompletableFuture.completedFuture(false);
+        }
+
+        @Override
+        public boolean admits() {
+            return false;
+        }
+    };
 
     /**
      * Writes one Event whose involvedObject is {@code pod}.
@@ -27,6 +37,16 @@ public interface EventSink {
      * @return true when written, false when dropped or refused
      */
     CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event);
+
+    /**
+     * Whether an Event recorded now would be written, not dropped at once for load (too many writes in flight, no
+     * rate token); a sink that answers false counts the event as dropped. Callers ask before building an Event whose
+     * text costs much (a filter's lists thousands of nodes): the sink's answer may change before the write, which
+     * then drops it as usual. Default: true.
+     */
+    default boolean admits() {
+        return true;
+    }
 
     /** {@code FilteringSucceed}; see {@link SchedulerEvent#filteringSucceeded}. */
     default void filteringSucceeded(PodAddress pod, String chosen, int requestedNodes, List<ScoredNode> rankedBestFirst) {
