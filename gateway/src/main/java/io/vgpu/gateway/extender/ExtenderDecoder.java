@@ -11,6 +11,7 @@ import io.vgpu.gateway.json.PodJson;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -223,21 +224,36 @@ public final class ExtenderDecoder {
                 return typeError(kind(t), "ExtenderArgs.NodeNames", "[]string");
             }
             String[] previous = repeated == null ? RepeatedNames.NONE : repeated.last();
-            List<String> names = new ArrayList<>(Math.max(10, previous.length));
+            // a list of its own only from the first name that differs from the last request's at its position
+            List<String> names = repeated == null ? new ArrayList<>() : null;
+            int count = 0;
             String typeError = null;
             for (JsonToken e = parser.nextToken(); e != JsonToken.END_ARRAY; e = parser.nextToken()) {
-                if (e == JsonToken.VALUE_STRING) {
-                    int at = names.size();
-                    String before = at < previous.length ? previous[at] : null;
-                    names.add(before != null && RepeatedNames.sameText(parser, before) ? before : parser.getText());
-                } else if (e == JsonToken.VALUE_NULL) {
-                    names.add(""); // null leaves the element at its zero value
+                if (e == JsonToken.VALUE_STRING || e == JsonToken.VALUE_NULL) {
+                    String before = count < previous.length ? previous[count] : null;
+                    // null leaves the element at its zero value
+                    boolean same = before != null && e == JsonToken.VALUE_STRING && RepeatedNames.sameText(parser, before);
+                    if (names == null && !same) {
+                        names = new ArrayList<>(Math.max(10, previous.length));
+                        names.addAll(Arrays.asList(previous).subList(0, count));
+                    }
+                    if (names != null) {
+                        names.add(same ? before : e == JsonToken.VALUE_NULL ? "" : parser.getText());
+                    }
+                    count++;
                 } else {
                     if (typeError == null) {
                         typeError = typeError(kind(e), "ExtenderArgs.NodeNames", "string");
                     }
                     parser.skipChildren();
                 }
+            }
+            if (names == null && count == previous.length && repeated.listOf(previous) != null) {
+                nodeNames = repeated.listOf(previous); // the last request's names, every one: nothing to remember
+                return typeError;
+            }
+            if (names == null) {
+                names = new ArrayList<>(Arrays.asList(previous).subList(0, count));
             }
             nodeNames = names;
             if (repeated != null) {

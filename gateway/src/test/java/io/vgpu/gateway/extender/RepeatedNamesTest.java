@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Decoding with the previous request's names changes no decoded value: every list equals the one decoded without
@@ -55,6 +56,21 @@ class RepeatedNamesTest {
         List<String> again = decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a", "b"))), repeated));
         assertThat(again.get(0)).isSameAs(first.get(0));
         assertThat(again.get(1)).isSameAs(first.get(1));
+    }
+
+    @Test
+    void requestsRepeatingTheLastNameForNameShareOneUnmodifiableList() {
+        RepeatedNames repeated = new RepeatedNames();
+        List<String> first = decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a", "b"))), repeated));
+        List<String> second = decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a", "b"))), repeated));
+        List<String> third = decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a", "b"))), repeated));
+        assertThat(second).isEqualTo(first).isSameAs(third);
+        assertThatThrownBy(() -> third.set(0, "c")).isInstanceOf(UnsupportedOperationException.class);
+        List<String> shorter = decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a"))), repeated));
+        assertThat(shorter).containsExactly("a");
+        assertThat(shorter.get(0)).isSameAs(first.get(0));
+        assertThat(decoded(ExtenderDecoder.filterArgs(bytes(body(List.of("a", "b"))), repeated)))
+                .containsExactly("a", "b").isNotSameAs(third);
     }
 
     /** The list as kube-scheduler might send it next: mostly the same, sometimes changed in one of many ways. */
