@@ -132,12 +132,22 @@ public final class KubeApi implements AutoCloseable {
     }
 
     /**
-     * Whether a {@link Priority#BEST_EFFORT} call made now would be sent rather than refused at once (a rate token
-     * free, room in flight); nothing is taken. For callers whose request costs much to build (an Event listing
-     * thousands of nodes).
+     * Whether a {@link Priority#BEST_EFFORT} call to {@code path} made now would be sent rather than refused at once (a
+     * rate token free, room in flight); nothing is taken. For callers whose request costs much to build (an Event
+     * listing thousands of nodes): a no is counted as the refused call would be ({@code overloaded} or
+     * {@code rate_limited}), so the metrics still show every call the client gave up.
      */
-    public boolean bestEffortWouldGo() {
-        return inFlight.get() < config.maxInFlight() && bucket.hasToken();
+    public boolean admitsBestEffort(String method, String path) {
+        long start = System.nanoTime();
+        if (inFlight.get() >= config.maxInFlight()) {
+            record(method, path, KubeApiMetrics.OVERLOADED, start);
+            return false;
+        }
+        if (!bucket.hasToken()) {
+            record(method, path, KubeApiMetrics.RATE_LIMITED, start);
+            return false;
+        }
+        return true;
     }
 
     private CompletionStage<ApiResponse> call(String method, String path, String contentType, String body,

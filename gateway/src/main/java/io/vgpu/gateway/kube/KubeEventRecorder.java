@@ -72,10 +72,13 @@ public final class KubeEventRecorder implements EventSink {
         });
     }
 
-    /** False, counting the event as dropped, when its write would be dropped at once: too many in flight, no rate token. */
+    /**
+     * False, counting the event as dropped, when its write would be dropped at once: too many event writes in flight,
+     * or the API client would refuse it (no rate token, too many calls in flight; counted in its metrics as such).
+     */
     @Override
-    public boolean admits() {
-        if (inFlight.get() < maxInFlight && api.bestEffortWouldGo()) {
+    public boolean admits(PodAddress pod) {
+        if (inFlight.get() < maxInFlight && api.admitsBestEffort("POST", KubePaths.events(pod.namespace()))) {
             return true;
         }
         dropped.incrementAndGet();

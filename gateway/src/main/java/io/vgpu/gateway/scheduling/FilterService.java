@@ -149,11 +149,11 @@ public final class FilterService {
 
     private Future<FilterOutcome> reserveDecided(Call call, FilterDecision decision) {
         if (decision instanceof FilterDecision.Failed f) {
-            afterAnswer(() -> events.filteringError(call.key, f.message()));
+            afterAnswer(call.key, () -> events.filteringError(call.key, f.message()));
             return Future.succeededFuture(new FilterOutcome.Failed(f.message(), DecisionFailure.INVALID_REQUEST, 0));
         }
         if (decision instanceof FilterDecision.NoFit n) {
-            afterAnswer(() -> events.filteringFailed(call.key, n.rejected(), call.requested));
+            afterAnswer(call.key, () -> events.filteringFailed(call.key, n.rejected(), call.requested));
             return Future.succeededFuture(new FilterOutcome.NoFit(n.rejected(), DecisionFailure.NO_FIT, 0));
         }
         if (!(decision instanceof FilterDecision.Fits fits)) {
@@ -197,7 +197,7 @@ public final class FilterService {
     }
 
     private Future<FilterOutcome> noFit(Call call, Map<String, NodeRejection> failed, DecisionFailure cause) {
-        afterAnswer(() -> events.filteringFailed(call.key, failed, call.requested));
+        afterAnswer(call.key, () -> events.filteringFailed(call.key, failed, call.requested));
         return Future.succeededFuture(new FilterOutcome.NoFit(failed, cause, call.conflicts));
     }
 
@@ -237,7 +237,7 @@ public final class FilterService {
                                         + pod.name() + ": " + write.message(), DecisionFailure.ANNOTATE_FAILED,
                                         call.conflicts));
                     }
-                    afterAnswer(() -> events.filteringSucceeded(call.key, chosen.node(), call.requested,
+                    afterAnswer(call.key, () -> events.filteringSucceeded(call.key, chosen.node(), call.requested,
                             scored(fits.ranked())));
                     LOG.info("filter {}/{}: {} of {} nodes fit, chose {}", pod.namespace(), pod.name(),
                             fits.ranked().size(), call.requested, chosen.node());
@@ -251,8 +251,8 @@ public final class FilterService {
      * the answer, and its cost grows with the nodes. Nothing is built when the sink would drop the Event at once
      * ({@link EventSink#admits}: no rate token, too many writes in flight). Outside Vert.x (unit tests) it runs at once.
      */
-    private void afterAnswer(Runnable event) {
-        if (!events.admits()) {
+    private void afterAnswer(PodAddress pod, Runnable event) {
+        if (!events.admits(pod)) {
             return;
         }
         Context context = Vertx.currentContext();

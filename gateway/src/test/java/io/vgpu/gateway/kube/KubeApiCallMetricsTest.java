@@ -92,6 +92,23 @@ class KubeApiCallMetricsTest {
     }
 
     @Test
+    void aBestEffortCallNotAdmittedIsRecordedAsTheRefusedCallWouldBe(Vertx vertx, VertxTestContext ctx) {
+        KubeApi api = new KubeApi(client, KubeFixtures.TEST_CLIENT.withRate(0.001, 1), recording);
+        String path = KubePaths.events("metrics-admitted");
+        assertThat(api.admitsBestEffort("POST", path)).as("the one token free").isTrue();
+        assertThat(calls).as("a yes is no call").isEmpty();
+
+        Future<ApiResponse> first = step(api.post(path, "{}", KubeApi.Priority.BEST_EFFORT));
+
+        finish(ctx, closing(vertx, api, first), r -> {
+            assertThat(api.admitsBestEffort("POST", path)).as("the one token taken").isFalse();
+            assertThat(calls).extracting(Call::verb, Call::resource, Call::code).last()
+                    .isEqualTo(tuple("POST", "events", KubeApiMetrics.RATE_LIMITED));
+            assertThat(calls).hasSize(2);
+        });
+    }
+
+    @Test
     void aCallToAnApiServerThatIsGoneIsRecordedAsUnreachable(Vertx vertx, VertxTestContext ctx) {
         MockApiServer gone = MockApiServer.start();
         KubernetesClient orphan = gone.client(KubeFixtures.TEST_CLIENT);

@@ -160,11 +160,11 @@ class KubeEventRecorderTest {
     void withoutARateTokenOrRoomInFlightNothingIsAdmittedAndTheEventCountsAsDropped(Vertx vertx,
                                                                                    VertxTestContext ctx) {
         KubeEventRecorder none = new KubeEventRecorder(api, "hami-scheduler", 0, Clock.systemUTC());
-        assertThat(none.admits()).as("no write allowed in flight").isFalse();
+        assertThat(none.admits(pod)).as("no write allowed in flight").isFalse();
         assertThat(none.dropped()).isEqualTo(1);
         KubeApi limited = new KubeApi(client, KubeFixtures.TEST_CLIENT.withRate(0.001, 1));
         KubeEventRecorder throttled = new KubeEventRecorder(limited, "hami-scheduler", 16, Clock.systemUTC());
-        assertThat(throttled.admits()).as("the one token free").isTrue();
+        assertThat(throttled.admits(pod)).as("the one token free").isTrue();
 
         Future<Boolean> first = step(throttled.record(pod, SchedulerEvent.bindingFailed("first")))
                 .eventually(() -> KubeFixtures.onWorker(vertx, () -> {
@@ -174,7 +174,7 @@ class KubeEventRecorderTest {
 
         finish(ctx, first, written -> {
             assertThat(written).isTrue();
-            assertThat(throttled.admits()).as("the one token taken").isFalse();
+            assertThat(throttled.admits(pod)).as("the one token taken").isFalse();
             assertThat(throttled.dropped()).isEqualTo(1);
         });
     }

@@ -98,7 +98,7 @@ class FilterServiceEventsTest {
             }
 
             @Override
-            public boolean admits() {
+            public boolean admits(PodAddress pod) {
                 asked.incrementAndGet();
                 return false;
             }

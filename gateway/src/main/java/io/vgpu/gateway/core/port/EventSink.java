@@ -26,7 +26,7 @@ public interface EventSink {
         }
 
         @Override
-        public boolean admits() {
+        public boolean admits(PodAddress pod) {
             return false;
         }
     };
@@ -39,12 +39,12 @@ public interface EventSink {
     CompletionStage<Boolean> record(PodAddress pod, SchedulerEvent event);
 
     /**
-     * Whether an Event recorded now would be written, not dropped at once for load (too many writes in flight, no
+     * Whether an Event on {@code pod} recorded now would be written, not dropped at once for load (too many writes in flight, no
      * rate token); a sink that answers false counts the event as dropped. Callers ask before building an Event whose
      * text costs much (a filter's lists thousands of nodes): the sink's answer may change before the write, which
      * then drops it as usual. Default: true.
      */
-    default boolean admits() {
+    default boolean admits(PodAddress pod) {
         return true;
     }
 
