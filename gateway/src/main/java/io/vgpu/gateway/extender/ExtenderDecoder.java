@@ -248,8 +248,9 @@ public final class ExtenderDecoder {
                     parser.skipChildren();
                 }
             }
-            if (names == null && count == previous.length && repeated.listOf(previous) != null) {
-                nodeNames = repeated.listOf(previous); // the last request's names, every one: nothing to remember
+            List<String> same = names == null && count == previous.length ? repeated.listOf(previous) : null;
+            if (same != null) {
+                nodeNames = same; // the last request's names, every one: nothing to remember
                 return typeError;
             }
             if (names == null) {

@@ -36,7 +36,12 @@ final class TokenBucket {
         if (qps <= 0) {
             return true;
         }
-        return Math.min(burst, tokens + (nanoTime.getAsLong() - last) * qps / NANOS_PER_SECOND) >= 1;
+        return refilled(nanoTime.getAsLong()) >= 1;
+    }
+
+    /** The tokens there are at {@code now}: those left, plus what {@code qps} refilled since, up to {@code burst}. */
+    private double refilled(long now) {
+        return Math.min(burst, tokens + (now - last) * qps / NANOS_PER_SECOND);
     }
 
     /**
@@ -51,7 +56,7 @@ final class TokenBucket {
             return 0;
         }
         long now = nanoTime.getAsLong();
-        tokens = Math.min(burst, tokens + (now - last) * qps / NANOS_PER_SECOND);
+        tokens = refilled(now);
         last = now;
         if (tokens >= 1) {
             tokens -= 1;

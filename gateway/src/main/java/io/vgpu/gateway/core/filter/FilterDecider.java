@@ -148,13 +148,12 @@ public final class FilterDecider {
                                 ViewSource nodes, int initCount, String nodePolicy) {
         // pair scores are read by the topology-aware policy only: building them per node is most of the cost else
         boolean pairScores = scorer.usesPairScores();
-        RankState.Rescore rescore = (name, view) -> view == null ? null
-                : kept(scorer, kept, name, view, pairScores, initCount);
         // the mark comes before any view is read (RankState: why the answer is a full walk's)
         long mark = kept == null ? -1 : nodes.mark();
         if (mark >= 0) {
             RankState last = kept.lastRank();
-            RankState now = last == null ? null : last.advance(nodeNames, mark, nodes, rescore);
+            RankState now = last == null ? null : last.advance(nodeNames, mark, nodes, (at, name, view) ->
+                    view == null ? null : outcome(scorer, kept, kept.lastCall(), at, name, view, pairScores, initCount));
             if (now != null) {
                 kept.rememberRank(now);
                 return now.decision(nodePolicy);
@@ -174,13 +173,7 @@ public final class FilterDecider {
                 failed.put(name, NodeReason.NODE_UNREGISTERED);
                 continue;
             }
-            VerdictCache.Outcome outcome = kept == null ? null : kept.get(previous, at, name, view);
-            if (outcome == null) {
-                outcome = scored(scorer, name, view, pairScores, initCount);
-                if (kept != null) {
-                    kept.put(name, outcome);
-                }
-            }
+            VerdictCache.Outcome outcome = outcome(scorer, kept, previous, at, name, view, pairScores, initCount);
             if (seen != null) {
                 seen[at] = outcome;
             }
@@ -204,22 +197,23 @@ public final class FilterDecider {
         return new FilterDecision.Fits(bestFirst, failed);
     }
 
-    /** The outcome kept for {@code name} from this very {@code view}, else scored now and kept. */
-    private static VerdictCache.Outcome kept(NodeScorer scorer, VerdictCache.Verdicts kept, String name,
-                                             NodeView view, boolean pairScores, int initCount) {
-        VerdictCache.Outcome outcome = kept.get(name, view);
+    /**
+     * The outcome kept for {@code name} from this very {@code view} (the one at position {@code at} of the shape's
+     * last call {@code previous} first), else scored now and kept; with no cache ({@code kept} null), scored.
+     */
+    private static VerdictCache.Outcome outcome(NodeScorer scorer, VerdictCache.Verdicts kept,
+                                                VerdictCache.Outcome[] previous, int at, String name, NodeView view,
+                                                boolean pairScores, int initCount) {
+        VerdictCache.Outcome outcome = kept == null ? null : kept.get(previous, at, name, view);
         if (outcome == null) {
-            outcome = scored(scorer, name, view, pairScores, initCount);
-            kept.put(name, outcome);
+            outcome = outcome(scorer.score(new NodeDevices(name, view.devices(),
+                    pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
+                    name, view, initCount);
+            if (kept != null) {
+                kept.put(name, outcome);
+            }
         }
         return outcome;
-    }
-
-    private static VerdictCache.Outcome scored(NodeScorer scorer, String name, NodeView view, boolean pairScores,
-                                               int initCount) {
-        return outcome(scorer.score(new NodeDevices(name, view.devices(),
-                pairScores ? new PairScores(view.pairScores()) : PairScores.NONE, view.annotations())),
-                name, view, initCount);
     }
 
     private static VerdictCache.Outcome outcome(NodeVerdict verdict, String name, NodeView view, int initCount) {

@@ -38,8 +38,8 @@ final class RankState {
 
     /** Computes a position's outcome from the node's current view (null view: not registered). */
     interface Rescore {
-        /** The outcome of requesting {@code node} with {@code view}; null when {@code view} is null. */
-        VerdictCache.Outcome outcome(String node, NodeView view);
+        /** The outcome of requesting {@code node} at {@code position} with {@code view}; null when it is null. */
+        VerdictCache.Outcome outcome(int position, String node, NodeView view);
     }
 
     /** The source the views were read from: its log's marks mean nothing to another source. */
@@ -110,7 +110,8 @@ final class RankState {
         for (String node : changed) {
             Integer p = at.get(node);
             if (p != null) {
-                VerdictCache.Outcome o = rescore.outcome(names.name(p), views.node(names.name(p)));
+                String name = names.name(p);
+                VerdictCache.Outcome o = rescore.outcome(p, name, views.node(name));
                 nextOutcomes[p] = o;
                 fits += set(o, p, nextScores, nextKinds) - (kinds[p] == FIT ? 1 : 0);
             }
