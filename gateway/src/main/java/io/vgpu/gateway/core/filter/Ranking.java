@@ -16,8 +16,13 @@ import java.util.RandomAccess;
  * <p>The sort runs on one primitive key per node, {@code (score as an ordered int, position in the request)}, which
  * orders exactly as the stable comparator sort: the position breaks ties as stability would, scores compare as
  * {@code <} does once {@code -0.0} is made {@code +0.0} (the only two floats {@code <} calls equal that differ in
- * bits), and the spread policy sorts the negated scores (negation is exact). A NaN score, which {@code <} cannot
- * order, takes the comparator sort itself.
+ * bits), and the spread policy sorts the negated scores (negation is exact).
+ *
+ * <p>A NaN score ranks last, after every number, and NaNs among themselves as ties. HAMi's {@code Less} calls NaN equal
+ * to every score, which is no order at all: Go's sort answers with some order that depends on its algorithm, and
+ * Java's stable sort throws ("Comparison method violates its general contract") on lists of 32 or more. Today's
+ * scorer cannot give NaN (a zero total scores 0); this keeps a future one from failing the filter. A deviation only
+ * where HAMi's own order is undefined.
  */
 final class Ranking {
 
@@ -34,11 +39,7 @@ final class Ranking {
         int n = fits.size();
         long[] keys = new long[n];
         for (int i = 0; i < n; i++) {
-            float score = fits.get(i).score();
-            if (Float.isNaN(score)) {
-                return byComparator(fits, nodePolicy);
-            }
-            keys[i] = ((long) ordered(higherFirst ? -score : score) << 32) | i;
+            keys[i] = key(fits.get(i).score(), higherFirst, i);
         }
         return new Ranked(fits, keys);
     }
@@ -53,24 +54,23 @@ final class Ranking {
         boolean higherFirst = NodeScore.less(nodePolicy, 1f, 0f);
         long[] keys = new long[fitAt.length];
         for (int i = 0; i < fitAt.length; i++) {
-            float score = scores[fitAt[i]];
-            if (Float.isNaN(score)) {
-                List<Candidate> fits = new ArrayList<>(fitAt.length);
-                for (int p : fitAt) {
-                    fits.add(byPosition.get(p));
-                }
-                return byComparator(fits, nodePolicy);
-            }
-            keys[i] = ((long) ordered(higherFirst ? -score : score) << 32) | fitAt[i];
+            keys[i] = key(scores[fitAt[i]], higherFirst, fitAt[i]);
         }
         return new Ranked(byPosition, keys);
     }
 
-    /** The reference: HAMi's comparator as a stable list sort, reversed. */
+    /** The reference: HAMi's comparator as a stable list sort, reversed; NaN below every score (see above). */
     static List<Candidate> byComparator(List<Candidate> fits, String nodePolicy) {
         List<Candidate> sorted = new ArrayList<>(fits);
-        sorted.sort((a, b) -> NodeScore.less(nodePolicy, a.score(), b.score()) ? -1
-                : NodeScore.less(nodePolicy, b.score(), a.score()) ? 1 : 0);
+        sorted.sort((a, b) -> {
+            boolean aNaN = Float.isNaN(a.score());
+            boolean bNaN = Float.isNaN(b.score());
+            if (aNaN || bNaN) {
+                return Boolean.compare(bNaN, aNaN);
+            }
+            return NodeScore.less(nodePolicy, a.score(), b.score()) ? -1
+                    : NodeScore.less(nodePolicy, b.score(), a.score()) ? 1 : 0;
+        });
         List<Candidate> out = new ArrayList<>(sorted.size());
         for (int i = sorted.size() - 1; i >= 0; i--) {
             out.add(sorted.get(i));
@@ -78,7 +78,16 @@ final class Ranking {
         return out;
     }
 
-    /** An int that orders as the float does under {@code <}, for any float but NaN. */
+    /** The ranking key: larger ranks first; the low half is the position, so ties go to the later node. */
+    private static long key(float score, boolean higherFirst, int position) {
+        int high = Float.isNaN(score) ? Integer.MIN_VALUE : ordered(higherFirst ? -score : score);
+        return ((long) high << 32) | position;
+    }
+
+    /**
+     * An int that orders as the float does under {@code <}, for any float but NaN; never {@code Integer.MIN_VALUE}
+     * (negative infinity is {@code 0x807fffff}), which {@link #key} leaves to NaN.
+     */
     private static int ordered(float f) {
         int bits = Float.floatToIntBits(f + 0.0f); // -0.0 + 0.0 is +0.0
         return bits < 0 ? bits ^ 0x7fffffff : bits;

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RankingTest {
 
     private static final float[] AWKWARD = {0.0f, -0.0f, 1.5f, -1.5f, 29.999998f, 30f, Float.MIN_VALUE,
-            -Float.MIN_VALUE, Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+            -Float.MIN_VALUE, Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN};
 
     @ParameterizedTest(name = "node policy \"{0}\"")
     @ValueSource(strings = {"binpack", "spread", "", "Spread", "other"})
@@ -96,14 +96,34 @@ class RankingTest {
         assertThat(Ranking.bestFirst(fits, "spread")).extracting(Candidate::node).containsExactly("b", "a", "d", "c");
     }
 
-    @Test
-    void aNaNScoreFallsBackToTheComparator() {
-        List<Candidate> fits = List.of(candidate("a", 2f), candidate("b", Float.NaN), candidate("c", 1f));
-        assertSameOrder(Ranking.bestFirst(fits, "binpack"), Ranking.byComparator(fits, "binpack"));
+    @ParameterizedTest(name = "node policy \"{0}\"")
+    @ValueSource(strings = {"binpack", "spread"})
+    void aNaNScoreRanksLastAndTiesWithNaN(String policy) {
+        List<Candidate> fits = List.of(candidate("a", 2f), candidate("b", Float.NaN), candidate("c", 1f),
+                candidate("d", Float.NaN), candidate("e", Float.NEGATIVE_INFINITY));
+        List<String> numbers = policy.equals("spread") ? List.of("e", "c", "a") : List.of("a", "c", "e");
+        List<String> expected = new ArrayList<>(numbers);
+        expected.addAll(List.of("d", "b")); // ties: the later node first
+        assertThat(Ranking.bestFirst(fits, policy)).extracting(Candidate::node).containsExactlyElementsOf(expected);
+        assertThat(Ranking.byComparator(fits, policy)).extracting(Candidate::node)
+                .containsExactlyElementsOf(expected);
     }
 
     @Test
-    void aNaNScoreAtARequestPositionFallsBackToTheComparator() {
+    void manyNaNScoresNeitherThrowNorMoveTheNumbers() {
+        // a stable sort under HAMi's Less (NaN equal to everything) throws from 32 elements on
+        List<Candidate> fits = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            fits.add(candidate("n" + i, i % 3 == 0 ? Float.NaN : i));
+        }
+        List<Candidate> ranked = Ranking.bestFirst(fits, "binpack");
+        assertSameOrder(ranked, Ranking.byComparator(fits, "binpack"));
+        assertThat(ranked.get(0).node()).isEqualTo("n199");
+        assertThat(ranked.subList(133, 200)).allMatch(c -> Float.isNaN(c.score()));
+    }
+
+    @Test
+    void aNaNScoreAtARequestPositionRanksAsInTheListOfFits() {
         List<Candidate> byPosition = java.util.Arrays.asList(candidate("a", 2f), null, candidate("b", Float.NaN),
                 candidate("c", 1f));
         List<Candidate> fits = List.of(byPosition.get(0), byPosition.get(2), byPosition.get(3));
