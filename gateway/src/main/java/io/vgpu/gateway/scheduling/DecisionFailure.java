@@ -31,8 +31,10 @@ public enum DecisionFailure {
      * error): nothing was changed, the pod may well exist.
      */
     POD_UNREADABLE("pod_unreadable"),
-    /** Bind: the node is not in the informer cache. */
+    /** Bind: the node is not in the informer cache (synced: the pod's reservation was dropped). */
     NODE_NOT_FOUND("node_not_found"),
+    /** Bind: the node is not in the informer cache, which has not synced yet: nothing was changed. */
+    CACHE_NOT_SYNCED("cache_not_synced"),
     /** Bind: the pod is bound to another node already. */
     BOUND_ELSEWHERE("bound_elsewhere"),
     /** Bind: the shared state holds no reservation for the pod on that node (it was never filtered there). */

@@ -219,6 +219,36 @@ class BindServiceTest {
         });
     }
 
+    @Test
+    void aNodeAnUnsyncedCacheHasNotSeenChangesNothing(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        // a replica just started: its caches hold the pod but not yet the node
+        finish(ctx, bind(service(cache(Optional.of(observed(pod)), false, false)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(new BindOutcome.Refused(DecisionFailure.CACHE_NOT_SYNCED, "node \"node-a\" "
+                    + "is not in this replica's informer cache, which has not synced yet; nothing changed"));
+            assertThat(state.nodeState(NODE).charge(pod.uid())).as("the reservation, kept for the next bind")
+                    .isInstanceOf(PodCharge.Reserved.class);
+            assertThat(locks).isEmpty();
+            assertThat(writes.bindPhases).isZero();
+            assertThat(writes.bindings).isZero();
+        });
+    }
+
+    @Test
+    void aNodeASyncedCacheDoesNotHoldDropsThePodsReservation(VertxTestContext ctx) {
+        PodSpec pod = filteredPod(NODE);
+        state.reserve(NODE, ref(pod), ONE_SHARE, CLOCK.millis(), CLOCK.millis() + 25_000);
+
+        finish(ctx, bind(service(cache(Optional.of(observed(pod)), false, true)), pod, NODE), result -> {
+            assertThat(result).isEqualTo(new BindOutcome.Refused(DecisionFailure.NODE_NOT_FOUND,
+                    "node \"node-a\" not found"));
+            assertThat(state.nodeState(NODE).charges()).isEmpty();
+            assertThat(writes.bindings).isZero();
+        });
+    }
+
     // ------------------------------------------------------------------ fixtures
 
     private static PodSpec filteredPod(String node) {
@@ -316,7 +346,11 @@ class BindServiceTest {
 
     /** An informer cache stuck before the binding: the pod unbound, every node present (DecisionThreadsTest too). */
     static ClusterCache cacheShowing(PodSpec pod) {
-        return cache(Optional.of(new ObservedPod(pod, "Pending", false, false, "1")));
+        return cache(Optional.of(observed(pod)));
+    }
+
+    private static ObservedPod observed(PodSpec pod) {
+        return new ObservedPod(pod, "Pending", false, false, "1");
     }
 
     /** An informer cache that has not seen the pod yet; every node present. */
@@ -325,6 +359,11 @@ class BindServiceTest {
     }
 
     private static ClusterCache cache(Optional<ObservedPod> pod) {
+        return cache(pod, true, true);
+    }
+
+    /** An informer cache showing {@code pod}, every node or none, synced or not. */
+    private static ClusterCache cache(Optional<ObservedPod> pod, boolean everyNode, boolean synced) {
         return new ClusterCache() {
             @Override
             public Optional<ObservedPod> pod(String namespace, String name) {
@@ -333,7 +372,7 @@ class BindServiceTest {
 
             @Override
             public Optional<NodeObservation> node(String name) {
-                return Optional.of(new NodeObservation(name, Map.of(), 1, "1"));
+                return everyNode ? Optional.of(new NodeObservation(name, Map.of(), 1, "1")) : Optional.empty();
             }
 
             @Override
@@ -348,7 +387,7 @@ class BindServiceTest {
 
             @Override
             public boolean hasSynced() {
-                return true;
+                return synced;
             }
         };
     }
