@@ -167,13 +167,36 @@ final class ChargeMoves {
      * this gateway's {@code /bind}, or one whose charge had gone (which the capacity rule did not guard meanwhile).
      */
     private CompletionStage<Boolean> charge(String node, PodRef pod, PodAllocation allocation, PodAddress key) {
+        String before = held(state.nodeState(node), pod.uid(), allocation);
         return state.observeBound(node, pod, allocation).thenApply(changed -> {
             if (changed) {
-                LOG.info("pod {}: charged as bound on {} from what the API shows (the shared state did not hold "
-                        + "that charge)", key, node);
+                LOG.info("pod {}: charged as bound on {} from what the API shows (the shared state held {})", key,
+                        node, before);
             }
             return changed;
         });
+    }
+
+    /**
+     * What the owner's copy held for the pod just before a write that found it missing or different: a charge missing
+     * for a second after a replica returned (the soaks of 2026-12-07) reads differently from a reservation made
+     * Bound, or a binding recorded on other devices. Read from the local copy before the write, so a change in
+     * between can show as the older value.
+     */
+    static String held(NodeState current, String uid, PodAllocation allocation) {
+        if (current == null) {
+            return "no state of the node here (not registered, or not owned by this replica)";
+        }
+        PodCharge charge = current.charge(uid);
+        if (charge == null) {
+            return "no charge of the pod";
+        }
+        if (charge instanceof PodCharge.Bound bound) {
+            return bound.allocation().sameDevices(allocation) ? "the same Bound charge"
+                    : "a Bound charge on other devices (" + bound.allocation() + ")";
+        }
+        return "a reservation" + (charge.allocation().sameDevices(allocation) ? " of the same devices"
+                : " of other devices (" + charge.allocation() + ")");
     }
 
     private CompletionStage<Boolean> release(String node, PodAddress pod, String nowOn) {
