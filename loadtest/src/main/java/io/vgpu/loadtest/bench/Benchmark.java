@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -60,6 +61,8 @@ public final class Benchmark {
 
     /** Shares per GPU of the density rows' nodes, and each placed pod's memory: 100 pods per node leave room. */
     private static final int DENSITY_SPLIT = 32;
+    /** The cycle row with three replicas and one of them taking every request ({@link #oneEntry}). */
+    static final String ONE_ENTRY = "cycle-r3-k1-d0-entry1";
     private static final int DENSITY_POD_MIB = 100;
 
     private static final List<String> CEILING_JVM = List.of("-Xmx512m",
@@ -271,6 +274,7 @@ public final class Benchmark {
                 }
             }
         }
+        oneEntry(http, nodes, names, livePods, oneReplica);
         // the one-replica throughput target is for an API as fast as a map: the same row with the sink in the replica
         String id = "cycle-r1-k1-d0-in-process";
         if (!args.wantsRow(id)) {
@@ -283,6 +287,27 @@ public final class Benchmark {
                     "fast API sink in its JVM").with("sinkInReplicaJvm", true);
             rows.add(ceilings.containsKey(1) ? row.with("ratioToCeiling", ratio(row.throughput(),
                     ceilings.get(1).throughput())) : row);
+        }
+    }
+
+    /**
+     * {@value #ONE_ENTRY}, run only when {@code --rows} names it: three replicas, every request sent to replica 0 (the
+     * others take no request, but are members, hold backups and ingest every pod event, as in a cluster whose
+     * kube-scheduler reaches one replica). Its per-replica CPU splits the three-replica excess of the cycle-r3 row
+     * into what a replica costs by being there and what spreading the decisions adds (DESIGN.md §4, issue 14).
+     */
+    private void oneEntry(BenchHttp http, List<SyntheticNode> nodes, List<String> names, int livePods,
+                          Map<String, Double> oneReplica) throws Exception {
+        if (!args.rows().contains(ONE_ENTRY)) {
+            return;
+        }
+        progress("cycle %s", ONE_ENTRY);
+        try (Deployment d = Deployment.start(nodes, 3, Duration.ZERO, "spread",
+                SchedulingConfig.DEFAULTS.reservationTtl(), List.of(), livePods, replicaJvm)) {
+            Row row = measureCycle(http, ONE_ENTRY, d, new int[] {d.ports()[0]}, nodes, names, 3, 1, 0, "spread",
+                    List.of(), livePods, "fast API sink, every request to replica 0");
+            rows.add(oneReplica.containsKey("1/0") ? row.with("lossVs1Replica", round(1 - ratio(row.throughput(),
+                    oneReplica.get("1/0")))) : row);
         }
     }
 
@@ -320,16 +345,27 @@ public final class Benchmark {
     private Row measureCycle(BenchHttp http, String id, Deployment d, List<SyntheticNode> nodes, List<String> names,
                              int replicas, int streams, long delayMillis, String nodePolicy, List<ObservedPod> placed,
                              int livePods, String sinkWords) throws Exception {
+        return measureCycle(http, id, d, d.ports(), nodes, names, replicas, streams, delayMillis, nodePolicy, placed,
+                livePods, sinkWords);
+    }
+
+    /** As above, the requests round-robin over {@code ports} only. */
+    private Row measureCycle(BenchHttp http, String id, Deployment d, int[] ports, List<SyntheticNode> nodes,
+                             List<String> names, int replicas, int streams, long delayMillis, String nodePolicy,
+                             List<ObservedPod> placed, int livePods, String sinkWords) throws Exception {
         ExtenderLoad.Timing timing = sizes.cycleTiming();
         long[] cpu = {-1, -1};
         long[] jit = {-1, -1};
+        List<List<OptionalLong>> each = new ArrayList<>(List.of(List.of(), List.of()));
         http.vertx().setTimer(Math.max(1, timing.warmup().toMillis()), t -> {
+            each.set(0, d.cpuTicksEach());
             cpu[0] = d.cpuTicks().orElse(-1);
             jit[0] = d.jitTicks().orElse(-1);
             sendQuietly(d::fanOutStart);
             sendQuietly(d::hopsStart);
         });
         http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> {
+            each.set(1, d.cpuTicksEach());
             cpu[1] = d.cpuTicks().orElse(-1);
             jit[1] = d.jitTicks().orElse(-1);
         });
@@ -338,7 +374,7 @@ public final class Benchmark {
                         + (placed.isEmpty() ? "" : ", " + placed.size() / nodes.size() + " placed pods per node")
                         + (livePods > 0 ? ", pods deleted after their bind (" + livePods / nodes.size()
                         + " live per node)" : ""),
-                http, d.ports(), new BenchPods(id, names), streams, timing, d::create);
+                http, ports, new BenchPods(id, names), streams, timing, d::create);
         double[] fanOut = d.fanOutStop();
         Map<String, String> hops = d.hops();
         double eventsPerSecond = fanOut[0] / row.seconds();
@@ -356,6 +392,8 @@ public final class Benchmark {
                 .with("cpuSource", "/proc/<pid>/stat utime+stime of every replica JVM, window start to end")
                 // of which the JIT compiler threads (/proc/<pid>/task/*/stat): warm-up still running in the window
                 .with("jitCpuMillisPerDecision", Double.isNaN(jitPerDecision) ? null : round(jitPerDecision))
+                // each replica's share, in replica order (null: a process that could not be read)
+                .with("cpuMillisPerDecisionByReplica", ProcCpu.millisPerDecisionEach(each.get(0), each.get(1), row.ok()))
                 .with("fanOutEventsPerSecond", round(eventsPerSecond))
                 .with("fanOutMeanEventBytes", round(fanOut[1]))
                 .with("fanOutBytesPerSecondPerReplica", round(bytesPerSecond))
@@ -496,7 +534,8 @@ public final class Benchmark {
      * @param warmup      every row's warm-up instead of the default one, or null
      * @param window      every row's measured window instead of the default one, or null
      * @param delays      the device-plugin delays of the cycle rows instead of the default ones (empty: the default)
-     * @param rows        the cycle part's rows to run, by id (empty: all)
+     * @param rows        the cycle part's rows to run, by id (empty: all but {@value #ONE_ENTRY}, which runs only when
+     *                    named)
      * @param livePodsPerNode allocated pods per node the cycle rows keep alive, the sink deleting the oldest beyond
      *                    them (0: every pod stays placed and the cluster fills)
      */
@@ -525,7 +564,8 @@ public final class Benchmark {
                   --window       every row's measured window in seconds (default 12 s per /filter row, 20 s per
                                  cycle row)
                   --delays       device-plugin delays of the cycle rows in ms (default 0,200)
-                  --rows         the cycle part's rows by id, e.g. cycle-r3-k1-d0,ceiling-cycle-k1 (default: all)
+                  --rows         the cycle part's rows by id, e.g. cycle-r3-k1-d0,ceiling-cycle-k1 (default: all
+                                 but cycle-r3-k1-d0-entry1: 3 replicas, every request to one; only when named)
                   --live-pods-per-node allocated pods per node the cycle rows keep alive: the sink deletes the
                                  oldest beyond them, and every replica ingests the delete (default %d; 0: pods stay
                                  placed, and 500 nodes fill at about 31,000)

@@ -182,6 +182,11 @@ final class Deployment implements AutoCloseable {
         return ProcCpu.readAll(replicas.stream().map(ReplicaProcess::pid).toList());
     }
 
+    /** CPU ticks of each replica process so far, in replica order; an entry is empty when it cannot be read. */
+    List<OptionalLong> cpuTicksEach() {
+        return replicas.stream().map(r -> ProcCpu.read(r.pid())).toList();
+    }
+
     /** CPU ticks of every replica process's JIT compiler threads so far, summed ({@link ProcCpu#readJit}). */
     OptionalLong jitTicks() {
         return ProcCpu.readAllJit(replicas.stream().map(ReplicaProcess::pid).toList());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.LongFunction;
@@ -129,5 +130,20 @@ final class ProcCpu {
             return Double.NaN;
         }
         return (ticksAfter - ticksBefore) * 1000.0 / TICKS_PER_SECOND / decisions;
+    }
+
+    /**
+     * {@link #millisPerDecision} of each process between two readings of all of them (in the same order), rounded to
+     * three decimals; null for a process missing from either reading, or whose counters went backwards.
+     */
+    static List<Double> millisPerDecisionEach(List<OptionalLong> before, List<OptionalLong> after, long decisions) {
+        List<Double> out = new ArrayList<>(after.size());
+        for (int i = 0; i < after.size(); i++) {
+            boolean read = i < before.size() && before.get(i).isPresent() && after.get(i).isPresent();
+            double ms = read ? millisPerDecision(before.get(i).getAsLong(), after.get(i).getAsLong(), decisions)
+                    : Double.NaN;
+            out.add(Double.isNaN(ms) ? null : Math.round(ms * 1000) / 1000.0);
+        }
+        return out;
     }
 }

@@ -2,6 +2,9 @@ package io.vgpu.loadtest.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.OptionalLong;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,6 +35,18 @@ class ProcCpuTest {
         // 250 ticks = 2.5 s of CPU over 5,000 decisions = 0.5 ms each
         assertThat(ProcCpu.millisPerDecision(1_000, 1_250, 5_000)).isEqualTo(0.5);
         assertThat(ProcCpu.millisPerDecision(1_000, 1_000, 10)).isZero();
+    }
+
+    @Test
+    void eachProcessesShareInOrderWithNoneForAMissingReading() {
+        // 3 processes, 1,000 decisions: 150 ticks = 1.5 ms each; one gone at the end; one restarted (went back)
+        List<OptionalLong> before = List.of(OptionalLong.of(100), OptionalLong.of(200), OptionalLong.of(300),
+                OptionalLong.of(400));
+        List<OptionalLong> after = List.of(OptionalLong.of(250), OptionalLong.of(210), OptionalLong.empty(),
+                OptionalLong.of(5));
+        assertThat(ProcCpu.millisPerDecisionEach(before, after, 1_000)).containsExactly(1.5, 0.1, null, null);
+        assertThat(ProcCpu.millisPerDecisionEach(List.of(), List.of(OptionalLong.of(1)), 1_000)).containsExactly(
+                (Double) null);
     }
 
     @Test
