@@ -393,7 +393,8 @@ public final class Benchmark {
                 // of which the JIT compiler threads (/proc/<pid>/task/*/stat): warm-up still running in the window
                 .with("jitCpuMillisPerDecision", Double.isNaN(jitPerDecision) ? null : round(jitPerDecision))
                 // each replica's share, in replica order (null: a process that could not be read)
-                .with("cpuMillisPerDecisionByReplica", ProcCpu.millisPerDecisionEach(each.get(0), each.get(1), row.ok()))
+                .with("cpuMillisPerDecisionByReplica",
+                        ProcCpu.millisPerDecisionEach(each.get(0), each.get(1), row.ok()))
                 .with("fanOutEventsPerSecond", round(eventsPerSecond))
                 .with("fanOutMeanEventBytes", round(fanOut[1]))
                 .with("fanOutBytesPerSecondPerReplica", round(bytesPerSecond))
