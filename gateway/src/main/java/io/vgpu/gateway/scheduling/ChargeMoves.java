@@ -1,6 +1,7 @@
 package io.vgpu.gateway.scheduling;
 
 import io.vgpu.gateway.core.port.ClusterCache;
+import io.vgpu.gateway.core.port.LiveRead;
 import io.vgpu.gateway.core.port.ObservedPod;
 import io.vgpu.gateway.core.port.PodAddress;
 import io.vgpu.gateway.core.port.PodWriter;
@@ -99,12 +100,14 @@ final class ChargeMoves {
      * tells them apart; a pod that could not be read is recorded as observed.
      */
     private CompletionStage<Boolean> unindexed(String node, PodRef pod, PodAllocation allocation, PodAddress key) {
-        return pods.readPod(key).thenCompose(live -> {
-            if (live.isEmpty()) {
-                return pods.isGone(key).thenCompose(gone -> gone ? CompletableFuture.completedFuture(false)
-                        : charge(node, pod, allocation, key));
+        return pods.readLive(key).thenCompose(read -> {
+            if (read instanceof LiveRead.Gone) {
+                return CompletableFuture.completedFuture(false);
             }
-            Optional<String> now = chargedNode(live.get());
+            if (read instanceof LiveRead.Unread) {
+                return charge(node, pod, allocation, key);
+            }
+            Optional<String> now = chargedNode(((LiveRead.Found) read).pod());
             if (now.isPresent() && now.get().equals(node)) {
                 return charge(node, pod, allocation, key);
             }
@@ -114,34 +117,32 @@ final class ChargeMoves {
         });
     }
 
+    /**
+     * The pod index names {@code previous}, the observation {@code node}: one live read orders them. A pod that is
+     * gone is charged nowhere (its delete event releases the node it was last annotated for; the older one is
+     * released here); a pod that could not be read is recorded as observed, and the periodic repair settles the older
+     * node once the pod can be read.
+     */
     private CompletionStage<Boolean> moved(String node, String previous, PodRef pod, PodAllocation allocation,
                                            PodAddress key) {
-        return pods.readPod(key).thenCompose(live -> {
-            Optional<String> now = live.map(p -> chargedNode(p).orElse(""));
-            if (now.isEmpty()) {
-                return unread(node, previous, pod, allocation, key);
+        return pods.readLive(key).thenCompose(read -> {
+            if (read instanceof LiveRead.Gone) {
+                return release(previous, key, "");
             }
-            CompletionStage<Boolean> recorded = now.get().equals(node) ? charge(node, pod, allocation, key)
+            if (read instanceof LiveRead.Unread) {
+                return charge(node, pod, allocation, key);
+            }
+            String now = chargedNode(((LiveRead.Found) read).pod()).orElse("");
+            CompletionStage<Boolean> recorded = now.equals(node) ? charge(node, pod, allocation, key)
                     : CompletableFuture.completedFuture(false);
-            if (!now.get().equals(node)) {
-                LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node, now.get());
+            if (!now.equals(node)) {
+                LOG.info("pod {}: a late observation on {} not recorded (it is on {} now)", key, node, now);
             }
-            if (now.get().equals(previous)) {
+            if (now.equals(previous)) {
                 return recorded;
             }
-            return recorded.thenCompose(changed -> release(previous, key, now.get()).thenApply(r -> changed || r));
+            return recorded.thenCompose(changed -> release(previous, key, now).thenApply(r -> changed || r));
         });
-    }
-
-    /**
-     * The live read found nothing: a pod that is gone is charged nowhere (its delete event releases the node it was
-     * last annotated for; the older one is released here); a pod that could not be read is recorded as observed,
-     * and the periodic repair settles the older node once the pod can be read.
-     */
-    private CompletionStage<Boolean> unread(String node, String previous, PodRef pod, PodAllocation allocation,
-                                            PodAddress key) {
-        return pods.isGone(key).thenCompose(gone -> gone ? release(previous, key, "")
-                : charge(node, pod, allocation, key));
     }
 
     /**
