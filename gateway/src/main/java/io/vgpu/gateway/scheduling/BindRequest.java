@@ -32,4 +32,9 @@ public record BindRequest(String namespace, String name, String uid, String node
     PodAddress pod() {
         return new PodAddress(namespace, name, uid);
     }
+
+    /** {@code <namespace>/<name>}, as the answers name the pod. */
+    String qualified() {
+        return namespace + "/" + name;
+    }
 }

@@ -131,7 +131,7 @@ public final class BindService {
                 .timeout(config.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
         return observed.compose(read -> {
             if (read instanceof LiveRead.Unread unread) {
-                return unread(attempt, unread.why());
+                return UnchangedRefusals.unread(attempt, unread.why());
             }
             if (read instanceof LiveRead.Gone) {
                 // spec §11.1 step 1: the lister's not-found text; no event (there is no pod to attach it to)
@@ -142,14 +142,14 @@ public final class BindService {
             ObservedPod pod = ((LiveRead.Found) read).pod();
             if (!pod.spec().uid().equals(request.uid())) {
                 // the pod kube-scheduler decided for was deleted, and one of the same name exists: not this bind's
-                String message = "PodUID " + request.uid() + " is not the UID of pod " + qualified(request) + " ("
+                String message = "PodUID " + request.uid() + " is not the UID of pod " + request.qualified() + " ("
                         + pod.spec().uid() + "): the pod was deleted and created again; nothing bound";
                 LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
                 return done(attempt, DecisionFailure.UID_MISMATCH, message, null);
             }
             if (cache.node(request.node()).isEmpty()) {
                 if (!cache.hasSynced()) {
-                    return notSynced(attempt);
+                    return UnchangedRefusals.notSynced(attempt);
                 }
                 // spec §11.1 step 2: event "failed to get node <n>", Error = the lister's not-found text
                 LOG.warn("bind {} to {}: the node is not in the informer cache; the pod's reservation dropped",
@@ -159,35 +159,6 @@ public final class BindService {
             }
             return proceed(attempt.with(pod));
         });
-    }
-
-    /**
-     * The cache has not seen the pod and the live read got no answer (rate limit, overload, a timeout): nothing is
-     * changed, the pod may well exist. A replica whose cache lags (just started, a slow watch) reads every pod it
-     * binds live, so under load this is not rare: taken for a missing pod, it dropped the pod's charge, and a second
-     * bind of a pod bound a moment before dropped its binding (docs/reliability.md, the single-kill over-commit of
-     * 2026-12-07).
-     */
-    private Future<Step> unread(Attempt attempt, String why) {
-        BindRequest request = attempt.request();
-        String message = "pod " + qualified(request) + " could not be read (the informer cache has not seen it, and "
-                + "the API server did not answer: " + why + "); nothing changed";
-        LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
-        return done(attempt, DecisionFailure.POD_UNREADABLE, message, null);
-    }
-
-    /**
-     * The node is not in the cache, and the cache has not synced (a replica just started, or one whose watches fell
-     * behind): the node may well exist. Nothing is changed, so the pod's reservation is still there for the bind
-     * kube-scheduler makes next (through any replica). Dropping it, as a synced cache's answer does, cost a started
-     * replica one re-filter per bind (644 in the soak of 2026-12-07, docs/reliability.md). No Event: it passes.
-     */
-    private Future<Step> notSynced(Attempt attempt) {
-        BindRequest request = attempt.request();
-        String message = "node \"" + request.node() + "\" is not in this replica's informer cache, which has not "
-                + "synced yet; nothing changed";
-        LOG.warn("bind {} to {}: {}", request.pod(), request.node(), message);
-        return done(attempt, DecisionFailure.CACHE_NOT_SYNCED, message, null);
     }
 
     /**
@@ -202,7 +173,7 @@ public final class BindService {
             return finished(attempt, BindOutcome.BOUND, null); // a retried bind of a bound pod
         }
         if (!boundNode.isEmpty()) {
-            return reported(attempt, DecisionFailure.BOUND_ELSEWHERE, "pod " + qualified(request)
+            return reported(attempt, DecisionFailure.BOUND_ELSEWHERE, "pod " + request.qualified()
                     + " is already bound to node " + boundNode);
         }
         if (!needsNodeLock(attempt.pod().spec())) {
@@ -283,11 +254,6 @@ public final class BindService {
     }
 
     // ---- helpers ----
-
-    /** {@code <namespace>/<name>}, as the answers name the pod. */
-    private static String qualified(BindRequest request) {
-        return request.namespace() + "/" + request.name();
-    }
 
     private boolean needsNodeLock(PodSpec spec) {
         PodRequests r = requests.podRequests(spec);
