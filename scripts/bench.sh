@@ -29,7 +29,8 @@ Usage: ./scripts/bench.sh [--smoke | --small] [--only filter,cycle,fanout,binpac
   --warmup       every row's warm-up in seconds (default 20 per /filter row, 40 per cycle row: cold JVMs)
   --window       every row's measured window in seconds (default 12 per /filter row, 20 per cycle row)
   --delays       the cycle rows' device-plugin delays in ms (default 0,200)
-  --rows         the cycle part's rows by id (default: all), e.g. one row to profile with jcmd JFR.start
+  --rows         the cycle part's rows by id (default: all but cycle-r3-k1-d0-entry1, run only when named:
+                 3 replicas, every request to one), e.g. one row to profile with jcmd JFR.start
   --live-pods-per-node  allocated pods per node the cycle rows keep: the sink deletes the oldest beyond them and
                  every replica ingests the delete, so a row reaches a steady state (default 10; 0: pods stay placed)
 Run it on a quiet machine: the JSON records the load average at the start and at the end.
