@@ -168,11 +168,11 @@ final class ChargeMoves {
      * this gateway's {@code /bind}, or one whose charge had gone (which the capacity rule did not guard meanwhile).
      */
     private CompletionStage<Boolean> charge(String node, PodRef pod, PodAllocation allocation, PodAddress key) {
-        String before = held(state.nodeState(node), pod.uid(), allocation);
+        NodeState before = state.nodeState(node); // immutable: what the owner's copy held before the write
         return state.observeBound(node, pod, allocation).thenApply(changed -> {
             if (changed) {
                 LOG.info("pod {}: charged as bound on {} from what the API shows (the shared state held {})", key,
-                        node, before);
+                        node, held(before, pod.uid(), allocation));
             }
             return changed;
         });

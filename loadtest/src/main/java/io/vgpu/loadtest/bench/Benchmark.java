@@ -359,14 +359,14 @@ public final class Benchmark {
         List<List<OptionalLong>> each = new ArrayList<>(List.of(List.of(), List.of()));
         http.vertx().setTimer(Math.max(1, timing.warmup().toMillis()), t -> {
             each.set(0, d.cpuTicksEach());
-            cpu[0] = d.cpuTicks().orElse(-1);
+            cpu[0] = ProcCpu.total(each.get(0)).orElse(-1);
             jit[0] = d.jitTicks().orElse(-1);
             sendQuietly(d::fanOutStart);
             sendQuietly(d::hopsStart);
         });
         http.vertx().setTimer(timing.warmup().plus(timing.measure()).toMillis(), t -> {
             each.set(1, d.cpuTicksEach());
-            cpu[1] = d.cpuTicks().orElse(-1);
+            cpu[1] = ProcCpu.total(each.get(1)).orElse(-1);
             jit[1] = d.jitTicks().orElse(-1);
         });
         Row row = ExtenderLoad.cycle(id, "filter + bind, " + nodes.size() + " nodes, " + replicas + " replica(s), K="

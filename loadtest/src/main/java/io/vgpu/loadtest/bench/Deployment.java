@@ -177,11 +177,6 @@ final class Deployment implements AutoCloseable {
         return ports.clone();
     }
 
-    /** CPU ticks of every replica process so far, summed; empty when one cannot be read. */
-    OptionalLong cpuTicks() {
-        return ProcCpu.readAll(replicas.stream().map(ReplicaProcess::pid).toList());
-    }
-
     /** CPU ticks of each replica process so far, in replica order; an entry is empty when it cannot be read. */
     List<OptionalLong> cpuTicksEach() {
         return replicas.stream().map(r -> ProcCpu.read(r.pid())).toList();

@@ -63,9 +63,13 @@ final class ProcCpu {
 
     /** {@code reading} of every process, summed; empty when one is. */
     private static OptionalLong sum(List<Long> pids, LongFunction<OptionalLong> reading) {
+        return total(pids.stream().map(reading::apply).toList());
+    }
+
+    /** Readings of several processes, summed; empty when one is (the sum would not be the processes' CPU). */
+    static OptionalLong total(List<OptionalLong> readings) {
         long sum = 0;
-        for (long pid : pids) {
-            OptionalLong t = reading.apply(pid);
+        for (OptionalLong t : readings) {
             if (t.isEmpty()) {
                 return OptionalLong.empty();
             }
